@@ -1,0 +1,10 @@
+//! Orca: an Othello, reversed-Othello and tic-tac-toe engine.
+//!
+//! The crate is laid out by concern, after the engines the field holds up:
+//! [`game`] holds the rules on bitboards and their notation, [`obf`] reads endgame
+//! problem files, and [`perft`] counts move-generation leaves.
+
+pub mod game;
+pub mod obf;
+pub mod perft;
+pub mod rng;
