@@ -4,7 +4,12 @@
 //! [`game`] holds the rules on bitboards and their notation, [`obf`] reads endgame
 //! problem files, and [`perft`] counts move-generation leaves.
 
+pub mod bench;
+pub mod engine;
+pub mod eval;
 pub mod game;
 pub mod obf;
 pub mod perft;
+pub mod protocol;
 pub mod rng;
+pub mod search;

@@ -9,6 +9,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::game::Game;
 
@@ -45,6 +46,31 @@ impl fmt::Display for PassRule {
 
 /// Leaves of the game tree below `state` at `depth` plies.
 pub fn perft<G: Game>(state: &G, depth: u32, rule: PassRule) -> u64 {
+    expand(state, depth, rule, |child, d| perft(child, d, rule))
+}
+
+/// Subtrees at least this deep check the stop flag before they start; smaller
+/// ones run the plain counter, which stays free of the check.
+const STOP_CHECK_DEPTH: u32 = 6;
+
+/// [`perft`] that gives up when `stop` is set; the count is then partial, and the
+/// caller tells by the flag.
+pub fn perft_until<G: Game>(state: &G, depth: u32, rule: PassRule, stop: &AtomicBool) -> u64 {
+    if depth < STOP_CHECK_DEPTH {
+        return perft(state, depth, rule);
+    }
+    if stop.load(Ordering::Relaxed) {
+        return 0;
+    }
+    expand(state, depth, rule, |child, d| {
+        perft_until(child, d, rule, stop)
+    })
+}
+
+/// One perft node: leaves, game over, the pass conventions and bulk counting
+/// of the last ply; `recurse` counts a child at a given depth.
+#[inline(always)]
+fn expand<G: Game>(state: &G, depth: u32, rule: PassRule, recurse: impl Fn(&G, u32) -> u64) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -58,13 +84,13 @@ pub fn perft<G: Game>(state: &G, depth: u32, rule: PassRule) -> u64 {
         && let Some(only) = moves.clone().next()
         && Some(only) == G::pass_move()
     {
-        return perft(&state.play_unchecked(only), depth, rule);
+        return recurse(&state.play_unchecked(only), depth);
     }
     if depth == 1 {
         return count;
     }
     moves
-        .map(|mv| perft(&state.play_unchecked(mv), depth - 1, rule))
+        .map(|mv| recurse(&state.play_unchecked(mv), depth - 1))
         .sum()
 }
 

@@ -2,9 +2,13 @@
 //! its own module. Everything here writes human-readable text; the protocols own
 //! stdout only when the engine runs.
 
+mod bench;
 mod perft;
 
+use std::sync::Arc;
+
 use clap::{Parser, Subcommand};
+use orca::eval::Evaluators;
 
 /// Orca: an Othello, reversed-Othello and tic-tac-toe engine.
 #[derive(Parser, Debug)]
@@ -18,17 +22,25 @@ pub struct Cli {
 enum Command {
     /// Count the leaves of the game tree (move-generation check and benchmark).
     Perft(perft::PerftArgs),
+    /// Search a fixed set of positions: node-count signature and speed;
+    /// `bench timing` measures punctuality through the protocol.
+    Bench(bench::BenchArgs),
+    /// Run the engine over UGI on stdin/stdout (also what plain `orca` does).
+    Ugi,
 }
 
 /// Runs the parsed command line and returns the process exit status.
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Some(Command::Perft(args)) => perft::run(&args),
-        None => {
-            eprintln!(
-                "orca: the engine loop is not built yet; try `orca perft 9` or `orca --help`"
-            );
-            2
+        Some(Command::Bench(args)) => bench::run(&args),
+        None | Some(Command::Ugi) => {
+            let stdin = std::io::stdin();
+            orca::protocol::ugi::run(
+                &mut stdin.lock(),
+                orca::protocol::Output::stdout(),
+                Arc::new(Evaluators::default()),
+            )
         }
     }
 }

@@ -6,6 +6,7 @@
 //! [`TicTacToe`]. Game states are relative to the side to move; [`Position`] adds
 //! the absolute colour, which only notation and the protocols need.
 
+pub mod any;
 pub mod bitboard;
 pub mod board;
 pub mod flip;
@@ -18,6 +19,7 @@ use std::fmt;
 use std::hash::Hash;
 use std::str::FromStr;
 
+pub use any::AnyPosition;
 pub use board::Board;
 pub use othello::{Othello, ReversedOthello, StandardOthello};
 pub use position::{GameResult, LineError, Position};

@@ -1,0 +1,594 @@
+//! The engine: one worker thread that searches, fed through a channel, with an
+//! atomic stop flag — the API every protocol front end drives.
+//!
+//! Calls on [`Engine`] never wait for a search: `go` queues a job and returns,
+//! `stop` sets the flag (and wakes a worker waiting out an infinite search). The
+//! worker reports through the callback given at start-up: iteration info, notes,
+//! and exactly one [`Report::Done`] per `go`. The front end decides how reports
+//! look on the wire; the engine never prints.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread::{self, JoinHandle, Thread};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+
+use crate::eval::{Evaluator, Evaluators};
+use crate::game::{AnyPosition, Color, Game, Position};
+use crate::perft::{PassRule, perft_until};
+use crate::search::time::{self, Clock};
+use crate::search::{Iteration, Limits, TranspositionTable, think};
+
+/// Default transposition table size in megabytes.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// Largest transposition table the `Hash` option accepts, in megabytes.
+pub const MAX_HASH_MB: usize = 16 * 1024;
+
+/// The limits of one `go`, as the protocols give them (milliseconds and counts).
+/// p1 is the first player (black, X).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GoLimits {
+    /// Black's clock.
+    pub p1time: Option<u64>,
+    /// White's clock.
+    pub p2time: Option<u64>,
+    /// Black's increment.
+    pub p1inc: Option<u64>,
+    /// White's increment.
+    pub p2inc: Option<u64>,
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Search this long, never longer.
+    pub movetime: Option<u64>,
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Node budget.
+    pub nodes: Option<u64>,
+    /// Search until `stop`, and answer only then.
+    pub infinite: bool,
+}
+
+impl GoLimits {
+    /// The search limits for a position whose side to move is `to_move`, counted
+    /// from `received` (when the `go` was read), keeping `overhead` in reserve.
+    pub fn to_limits(
+        &self,
+        to_move: Color,
+        empties: u32,
+        overhead: Duration,
+        received: Instant,
+    ) -> Limits {
+        let ms = Duration::from_millis;
+        let movetime = self.movetime.map(|t| time::for_movetime(ms(t), overhead));
+        let (remaining, increment) = match to_move {
+            Color::Black => (self.p1time, self.p1inc),
+            Color::White => (self.p2time, self.p2inc),
+        };
+        let clock = remaining.map(|r| {
+            time::for_clock(
+                Clock {
+                    remaining: ms(r),
+                    increment: ms(increment.unwrap_or(0)),
+                    moves_to_go: self.movestogo,
+                },
+                empties,
+                overhead,
+            )
+        });
+        let budget = if self.infinite {
+            None
+        } else {
+            match (movetime, clock) {
+                (Some(a), Some(b)) => Some(time::Budget {
+                    soft: a.soft.min(b.soft),
+                    hard: a.hard.min(b.hard),
+                }),
+                (a, b) => a.or(b),
+            }
+        };
+        Limits {
+            start: received,
+            depth: self.depth,
+            nodes: self.nodes,
+            budget,
+        }
+    }
+
+    /// Whether the search is bounded by a clock or a move time (then a single
+    /// legal move is answered at once).
+    fn is_timed(&self) -> bool {
+        !self.infinite
+            && (self.movetime.is_some() || self.p1time.is_some() || self.p2time.is_some())
+    }
+}
+
+/// One search request.
+#[derive(Clone, Copy, Debug)]
+pub struct GoRequest {
+    /// The position to search.
+    pub position: AnyPosition,
+    /// Its limits.
+    pub limits: GoLimits,
+    /// When the request was read: all deadlines count from here.
+    pub received: Instant,
+    /// Time kept in reserve for I/O.
+    pub overhead: Duration,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BestMove {
+    /// Play this move (game notation).
+    Move(String),
+    /// No legal placement: pass.
+    Pass,
+    /// The game is over: there is no move.
+    None,
+}
+
+/// What one finished iteration found, in protocol-neutral form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Nominal depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score for the side to move in centi-discs.
+    pub score: i32,
+    /// The score is proven (searched to the end of the game).
+    pub exact: bool,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the `go` was read.
+    pub elapsed: Duration,
+    /// Principal variation in game notation.
+    pub pv: Vec<String>,
+}
+
+impl SearchInfo {
+    fn from_iteration<M: ToString>(it: &Iteration<M>) -> SearchInfo {
+        SearchInfo {
+            depth: it.depth,
+            seldepth: it.seldepth,
+            score: it.score,
+            exact: it.exact,
+            nodes: it.nodes,
+            elapsed: it.elapsed,
+            pv: it.pv.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
+    }
+}
+
+/// The end of one `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchDone {
+    /// The move to play.
+    pub best: BestMove,
+    /// The last finished iteration, if any.
+    pub info: Option<SearchInfo>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time since the `go` was read.
+    pub elapsed: Duration,
+}
+
+/// What the worker tells the front end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// An iteration finished.
+    Info(SearchInfo),
+    /// A remark for the user (`info string` in UGI).
+    Note(String),
+    /// The search of a `go` ended; exactly one per `go`.
+    Done(SearchDone),
+    /// Perft finished one depth.
+    Perft {
+        /// Depth counted.
+        depth: u32,
+        /// Leaves at that depth.
+        leaves: u64,
+        /// Time taken.
+        elapsed: Duration,
+    },
+    /// Perft is over (finished or stopped).
+    PerftDone {
+        /// Leaves over all depths counted.
+        total: u64,
+        /// Whether `stop` cut it short.
+        stopped: bool,
+    },
+}
+
+/// The engine was asked for a new job while a search or perft was running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Busy;
+
+impl std::fmt::Display for Busy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a search is running (send stop first)")
+    }
+}
+
+impl std::error::Error for Busy {}
+
+enum Job {
+    Go(GoRequest),
+    Perft { position: AnyPosition, depth: u32 },
+    Resize(usize),
+    Clear,
+}
+
+/// The callback the worker reports through.
+pub type Reporter = Arc<dyn Fn(Report) + Send + Sync>;
+
+/// A running engine: the handle the protocol thread keeps.
+pub struct Engine {
+    jobs: Option<Sender<Job>>,
+    stop: Arc<AtomicBool>,
+    busy: Arc<AtomicBool>,
+    pending: Arc<AtomicUsize>,
+    evaluators: Arc<Evaluators>,
+    worker: Option<JoinHandle<()>>,
+    worker_thread: Thread,
+}
+
+impl Engine {
+    /// Starts the worker with a table of `hash_mb` megabytes; `reporter` receives
+    /// every report, on the worker thread.
+    pub fn start(hash_mb: usize, evaluators: Arc<Evaluators>, reporter: Reporter) -> Engine {
+        let (sender, receiver) = unbounded();
+        let stop = Arc::new(AtomicBool::new(false));
+        let busy = Arc::new(AtomicBool::new(false));
+        let pending = Arc::new(AtomicUsize::new(0));
+        let mut worker = Worker {
+            jobs: receiver,
+            stop: Arc::clone(&stop),
+            busy: Arc::clone(&busy),
+            pending: Arc::clone(&pending),
+            tt: TranspositionTable::new(hash_mb),
+            evaluators: Arc::clone(&evaluators),
+            report: reporter,
+        };
+        let handle = thread::Builder::new()
+            .name("orca-search".into())
+            .spawn(move || worker.run())
+            .expect("spawn the search thread");
+        let worker_thread = handle.thread().clone();
+        Engine {
+            jobs: Some(sender),
+            stop,
+            busy,
+            pending,
+            evaluators,
+            worker: Some(handle),
+            worker_thread,
+        }
+    }
+
+    /// Queues a job. Searches and perft mark the engine busy until their final
+    /// report; housekeeping jobs (table resize and clear) just run in order, so
+    /// a `go` right after them is accepted. Nothing is queued while busy.
+    fn submit(&self, job: Job) -> Result<(), Busy> {
+        let marks_busy = matches!(job, Job::Go(_) | Job::Perft { .. });
+        if marks_busy {
+            if self.busy.swap(true, Ordering::SeqCst) {
+                return Err(Busy);
+            }
+            self.stop.store(false, Ordering::SeqCst);
+        } else if self.is_busy() {
+            return Err(Busy);
+        }
+        self.pending.fetch_add(1, Ordering::SeqCst);
+        if let Some(jobs) = &self.jobs {
+            jobs.send(job)
+                .expect("the search thread outlives the engine handle");
+        }
+        Ok(())
+    }
+
+    /// Starts a search; its reports follow through the reporter.
+    ///
+    /// # Errors
+    /// [`Busy`] if a search or perft is running; nothing changes then.
+    pub fn go(&self, request: GoRequest) -> Result<(), Busy> {
+        self.submit(Job::Go(request))
+    }
+
+    /// Counts perft to `depth` on the worker (stoppable with [`Engine::stop`]).
+    ///
+    /// # Errors
+    /// [`Busy`] if a search or perft is running.
+    pub fn perft(&self, position: AnyPosition, depth: u32) -> Result<(), Busy> {
+        self.submit(Job::Perft { position, depth })
+    }
+
+    /// Resizes the transposition table (its contents are lost).
+    ///
+    /// # Errors
+    /// [`Busy`] if a search is running.
+    pub fn set_hash(&self, megabytes: usize) -> Result<(), Busy> {
+        self.submit(Job::Resize(megabytes))
+    }
+
+    /// Forgets everything learnt in the current game (the table).
+    ///
+    /// # Errors
+    /// [`Busy`] if a search is running.
+    pub fn new_game(&self) -> Result<(), Busy> {
+        self.submit(Job::Clear)
+    }
+
+    /// Ends the running search or perft now; its final report follows at once.
+    /// Does nothing when idle.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.worker_thread.unpark();
+    }
+
+    /// Whether a job is running or queued.
+    pub fn is_busy(&self) -> bool {
+        self.busy.load(Ordering::SeqCst)
+    }
+
+    /// Waits until the last job has finished and made its final report.
+    pub fn wait(&self) {
+        while self.pending.load(Ordering::SeqCst) != 0 {
+            thread::sleep(Duration::from_micros(200));
+        }
+    }
+
+    /// The evaluations in use (for the static `eval` command).
+    pub fn evaluators(&self) -> &Evaluators {
+        &self.evaluators
+    }
+}
+
+impl Drop for Engine {
+    /// Stops any search (its final report is still made) and joins the worker.
+    fn drop(&mut self) {
+        self.stop();
+        self.jobs = None; // closing the channel ends the worker loop
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+struct Worker {
+    jobs: Receiver<Job>,
+    stop: Arc<AtomicBool>,
+    /// Cleared when a job's work is done, just before its final report.
+    busy: Arc<AtomicBool>,
+    /// Jobs submitted whose final report has not been made yet.
+    pending: Arc<AtomicUsize>,
+    tt: TranspositionTable,
+    evaluators: Arc<Evaluators>,
+    report: Reporter,
+}
+
+impl Worker {
+    fn run(&mut self) {
+        while let Ok(job) = self.jobs.recv() {
+            match job {
+                Job::Go(request) => {
+                    let done = self.go(&request);
+                    // Idle before the answer goes out, so that a front end that
+                    // reacts to it with a new `go` is never refused.
+                    self.busy.store(false, Ordering::SeqCst);
+                    (self.report)(Report::Done(done));
+                }
+                Job::Perft { position, depth } => {
+                    let (total, stopped) = self.perft(position, depth);
+                    self.busy.store(false, Ordering::SeqCst);
+                    (self.report)(Report::PerftDone { total, stopped });
+                }
+                Job::Resize(megabytes) => self.tt = TranspositionTable::new(megabytes),
+                Job::Clear => self.tt.clear(),
+            }
+            self.pending.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    fn go(&mut self, request: &GoRequest) -> SearchDone {
+        let evaluators = Arc::clone(&self.evaluators);
+        let done = match &request.position {
+            AnyPosition::Othello(p) => self.search(p, &evaluators.othello, request),
+            AnyPosition::Reversed(p) => self.search(p, &evaluators.reversed, request),
+            AnyPosition::TicTacToe(p) => self.search(p, &evaluators.tictactoe, request),
+        };
+        if request.limits.infinite {
+            // `go infinite` answers only after `stop`, whatever happened.
+            while !self.stop.load(Ordering::SeqCst) {
+                thread::park_timeout(Duration::from_millis(20));
+            }
+        }
+        SearchDone {
+            elapsed: request.received.elapsed(),
+            ..done
+        }
+    }
+
+    fn search<G: Game, E: Evaluator<G>>(
+        &mut self,
+        position: &Position<G>,
+        eval: &E,
+        request: &GoRequest,
+    ) -> SearchDone {
+        let quick = |best: BestMove| SearchDone {
+            best,
+            info: None,
+            nodes: 0,
+            elapsed: request.received.elapsed(),
+        };
+        if position.is_over() {
+            (self.report)(Report::Note("game over: no move to search".into()));
+            return quick(BestMove::None);
+        }
+        if position.must_pass() {
+            (self.report)(Report::Note("no legal move: pass".into()));
+            return quick(BestMove::Pass);
+        }
+        let mut moves = position.legal_moves();
+        if moves.len() == 1 && request.limits.is_timed() {
+            (self.report)(Report::Note("only one legal move".into()));
+            let only = moves.next().expect("one move");
+            return quick(BestMove::Move(only.to_string()));
+        }
+        let limits = request.limits.to_limits(
+            position.to_move(),
+            position.state().empties(),
+            request.overhead,
+            request.received,
+        );
+        let report = Arc::clone(&self.report);
+        let result = think(
+            position.state(),
+            eval,
+            &mut self.tt,
+            &limits,
+            &self.stop,
+            &mut |it| report(Report::Info(SearchInfo::from_iteration(it))),
+        );
+        let best = match result.best_move {
+            Some(mv) if Some(mv) == G::pass_move() => BestMove::Pass,
+            Some(mv) => BestMove::Move(mv.to_string()),
+            None => BestMove::None,
+        };
+        SearchDone {
+            best,
+            info: result.last.as_ref().map(SearchInfo::from_iteration),
+            nodes: result.nodes,
+            elapsed: result.elapsed,
+        }
+    }
+
+    fn perft(&mut self, position: AnyPosition, depth: u32) -> (u64, bool) {
+        let mut total = 0;
+        for d in 1..=depth {
+            let started = Instant::now();
+            let leaves = crate::with_position!(&position, p => perft_until(p.state(), d, PassRule::Ply, &self.stop));
+            if self.stop.load(Ordering::SeqCst) {
+                return (total, true);
+            }
+            total += leaves;
+            (self.report)(Report::Perft {
+                depth: d,
+                leaves,
+                elapsed: started.elapsed(),
+            });
+        }
+        (total, false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Variant;
+    use std::sync::Mutex;
+
+    fn engine() -> (Engine, Arc<Mutex<Vec<Report>>>) {
+        let reports = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&reports);
+        let engine = Engine::start(
+            4,
+            Arc::new(Evaluators::default()),
+            Arc::new(move |r| sink.lock().unwrap().push(r)),
+        );
+        (engine, reports)
+    }
+
+    fn request(position: AnyPosition, limits: GoLimits) -> GoRequest {
+        GoRequest {
+            position,
+            limits,
+            received: Instant::now(),
+            overhead: Duration::from_millis(10),
+        }
+    }
+
+    fn dones(reports: &Mutex<Vec<Report>>) -> Vec<SearchDone> {
+        reports
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|r| match r {
+                Report::Done(d) => Some(d.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn depth_search_reports_and_answers_once() {
+        let (engine, reports) = engine();
+        let limits = GoLimits {
+            depth: Some(5),
+            ..GoLimits::default()
+        };
+        engine
+            .go(request(AnyPosition::start(Variant::Othello), limits))
+            .unwrap();
+        engine.wait();
+        let done = dones(&reports);
+        assert_eq!(done.len(), 1);
+        assert!(matches!(done[0].best, BestMove::Move(_)));
+        assert_eq!(done[0].info.as_ref().unwrap().depth, 5);
+    }
+
+    #[test]
+    fn infinite_waits_for_stop_and_busy_refuses_go() {
+        let (engine, reports) = engine();
+        let limits = GoLimits {
+            infinite: true,
+            ..GoLimits::default()
+        };
+        let position = AnyPosition::start(Variant::TicTacToe);
+        engine.go(request(position, limits)).unwrap();
+        thread::sleep(Duration::from_millis(50));
+        assert!(engine.is_busy(), "infinite search answers only after stop");
+        assert_eq!(engine.go(request(position, limits)), Err(Busy));
+        engine.stop();
+        engine.wait();
+        assert_eq!(dones(&reports).len(), 1);
+    }
+
+    #[test]
+    fn pass_and_game_over() {
+        let (engine, reports) = engine();
+        let pass = AnyPosition::parse(
+            Variant::Othello,
+            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOX- X",
+        )
+        .unwrap();
+        engine.go(request(pass, GoLimits::default())).unwrap();
+        engine.wait();
+        let over = pass.play_line(["h8"]).unwrap();
+        engine.go(request(over, GoLimits::default())).unwrap();
+        engine.wait();
+        let done = dones(&reports);
+        assert_eq!(done[0].best, BestMove::Pass);
+        assert_eq!(done[1].best, BestMove::None);
+    }
+
+    #[test]
+    fn clock_limits_pick_the_side_to_move() {
+        let limits = GoLimits {
+            p1time: Some(10_000),
+            p2time: Some(100),
+            ..GoLimits::default()
+        };
+        let now = Instant::now();
+        let black = limits.to_limits(Color::Black, 40, Duration::from_millis(10), now);
+        let white = limits.to_limits(Color::White, 40, Duration::from_millis(10), now);
+        assert!(black.budget.unwrap().hard > white.budget.unwrap().hard);
+        assert!(white.budget.unwrap().hard <= Duration::from_millis(90));
+    }
+}

@@ -1,0 +1,138 @@
+//! The text protocols Orca speaks on stdin/stdout, as thin adapters over one
+//! [`crate::engine::Engine`]: [`ugi`] (the native one).
+//!
+//! Shared here: a line writer that several threads can use without interleaving
+//! lines, and a line reader that survives anything stdin can send (over-long
+//! lines, invalid UTF-8, `\r\n`, EOF without a newline).
+
+pub mod ugi;
+
+use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex};
+
+/// Longest line accepted, in bytes; longer lines are reported and skipped.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Where protocol lines go: whole lines, flushed one at a time, safe to share
+/// between the protocol thread and the search thread.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Lines to the process's stdout.
+    pub fn stdout() -> Output {
+        Output::new(Box::new(io::stdout()))
+    }
+
+    /// Lines to any writer (tests use a buffer).
+    pub fn new(writer: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(writer)))
+    }
+
+    /// Writes one line and flushes it. A closed stdout is not an error worth
+    /// dying for: the reader will see EOF and end the session.
+    pub fn line(&self, text: &str) {
+        let mut w = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if writeln!(w, "{text}").and_then(|_| w.flush()).is_err() {
+            log::debug!("output closed; dropped line: {text}");
+        }
+    }
+}
+
+/// One line of input as the protocols see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputLine {
+    /// A line of text, without its line ending.
+    Text(String),
+    /// A line longer than [`MAX_LINE_BYTES`]; its length in bytes.
+    TooLong(usize),
+    /// A line that is not valid UTF-8.
+    NotUtf8,
+}
+
+/// Reads the next line, never holding more than [`MAX_LINE_BYTES`] of it in
+/// memory. `Ok(None)` at the end of input.
+///
+/// # Errors
+/// Only the reader's own I/O errors.
+pub fn read_line(reader: &mut impl BufRead) -> io::Result<Option<InputLine>> {
+    let mut bytes = Vec::new();
+    let mut length = 0usize;
+    let mut saw_any = false;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            if !saw_any {
+                return Ok(None);
+            }
+            break;
+        }
+        saw_any = true;
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (chunk.len(), false),
+        };
+        let room = MAX_LINE_BYTES.saturating_sub(bytes.len());
+        bytes.extend_from_slice(&chunk[..take.min(room)]);
+        length += take;
+        reader.consume(if done { take + 1 } else { take });
+        if done {
+            break;
+        }
+    }
+    if length > MAX_LINE_BYTES {
+        return Ok(Some(InputLine::TooLong(length)));
+    }
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    Ok(Some(match String::from_utf8(bytes) {
+        Ok(text) => InputLine::Text(text),
+        Err(_) => InputLine::NotUtf8,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8]) -> Vec<InputLine> {
+        let mut reader = io::BufReader::with_capacity(16, input);
+        std::iter::from_fn(|| read_line(&mut reader).unwrap()).collect()
+    }
+
+    #[test]
+    fn endings_and_eof() {
+        assert_eq!(
+            lines(b"ugi\r\nisready\n\nquit"),
+            vec![
+                InputLine::Text("ugi".into()),
+                InputLine::Text("isready".into()),
+                InputLine::Text(String::new()),
+                InputLine::Text("quit".into()),
+            ]
+        );
+        assert!(lines(b"").is_empty());
+    }
+
+    #[test]
+    fn long_lines_and_bad_bytes() {
+        let mut input = vec![b'x'; MAX_LINE_BYTES + 10];
+        input.extend_from_slice(b"\n\xff\xfe\nisready\n");
+        assert_eq!(
+            lines(&input),
+            vec![
+                InputLine::TooLong(MAX_LINE_BYTES + 10),
+                InputLine::NotUtf8,
+                InputLine::Text("isready".into()),
+            ]
+        );
+    }
+}

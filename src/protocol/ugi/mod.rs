@@ -1,0 +1,410 @@
+//! UGI, Orca's native protocol (UCI generalised to any two-player game), as
+//! documented in `protocol.md`.
+//!
+//! This thread reads stdin and answers at once; searches run on the engine's
+//! worker, whose reports are formatted here. The session keeps the last good
+//! position and options: a bad line gets one `info string error: ...` and
+//! changes nothing.
+
+pub mod command;
+
+use std::io::BufRead;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::engine::{
+    BestMove, DEFAULT_HASH_MB, Engine, GoRequest, MAX_HASH_MB, Report, SearchInfo,
+};
+use crate::eval::{DISC, Evaluators};
+use crate::game::position::Outcome;
+use crate::game::{AnyPosition, Color, Variant};
+use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
+use command::{Command, Query, StartPosition};
+
+use super::{InputLine, Output, read_line};
+
+/// Largest `MoveOverhead` accepted, in milliseconds.
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
+
+/// The engine's name as `ugi` announces it.
+pub const ENGINE_NAME: &str = concat!("Orca ", env!("CARGO_PKG_VERSION"));
+
+/// Who wrote it.
+pub const ENGINE_AUTHOR: &str = "the Orca developers";
+
+/// Formats a score in centi-discs as whole discs, rounded half away from zero.
+pub fn discs(score: i32) -> i32 {
+    let half = DISC / 2;
+    if score >= 0 {
+        (score + half) / DISC
+    } else {
+        (score - half) / DISC
+    }
+}
+
+/// The `info` line of one finished iteration.
+pub fn info_line(info: &SearchInfo) -> String {
+    let mut line = format!(
+        "info depth {} seldepth {} score disc {}",
+        info.depth,
+        info.seldepth,
+        discs(info.score)
+    );
+    if info.exact {
+        line.push_str(" exact");
+    }
+    line.push_str(&format!(
+        " nodes {} nps {} time {}",
+        info.nodes,
+        info.nps(),
+        info.elapsed.as_millis()
+    ));
+    if !info.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&info.pv.join(" "));
+    }
+    line
+}
+
+fn report_line(report: &Report) -> Option<String> {
+    Some(match report {
+        Report::Info(info) => info_line(info),
+        Report::Note(text) => format!("info string {text}"),
+        Report::Done(done) => match &done.best {
+            BestMove::Move(mv) => format!("bestmove {mv}"),
+            BestMove::Pass => "bestmove pass".to_string(),
+            BestMove::None => "bestmove none".to_string(),
+        },
+        Report::Perft {
+            depth,
+            leaves,
+            elapsed,
+        } => format!(
+            "info string perft depth {depth} leaves {leaves} time {}",
+            elapsed.as_millis()
+        ),
+        Report::PerftDone { total, stopped } => {
+            format!(
+                "info string perft total {total}{}",
+                if *stopped { " (stopped)" } else { "" }
+            )
+        }
+    })
+}
+
+/// A UGI session over one engine.
+pub struct Session {
+    engine: Engine,
+    out: Output,
+    variant: Variant,
+    position: AnyPosition,
+    hash_mb: usize,
+    overhead_ms: u64,
+}
+
+/// What the reading loop should do after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// End the session.
+    Quit,
+}
+
+impl Session {
+    /// A session writing to `out`, with a fresh engine.
+    pub fn new(out: Output, evaluators: Arc<Evaluators>) -> Session {
+        let sink = out.clone();
+        let engine = Engine::start(
+            DEFAULT_HASH_MB,
+            evaluators,
+            Arc::new(move |report| {
+                if let Some(line) = report_line(&report) {
+                    sink.line(&line);
+                }
+            }),
+        );
+        Session {
+            engine,
+            out,
+            variant: Variant::Othello,
+            position: AnyPosition::start(Variant::Othello),
+            hash_mb: DEFAULT_HASH_MB,
+            overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+        }
+    }
+
+    fn error(&self, message: impl std::fmt::Display) {
+        self.out.line(&format!("info string error: {message}"));
+    }
+
+    /// Handles one input line, read at `received`.
+    pub fn handle(&mut self, line: &InputLine, received: Instant) -> Flow {
+        let text = match line {
+            InputLine::Text(text) => text,
+            InputLine::TooLong(n) => {
+                self.error(format!(
+                    "line too long ({n} bytes, limit {}); ignored",
+                    super::MAX_LINE_BYTES
+                ));
+                return Flow::Continue;
+            }
+            InputLine::NotUtf8 => {
+                self.error("line is not valid UTF-8; ignored");
+                return Flow::Continue;
+            }
+        };
+        log::debug!("ugi < {text}");
+        match command::parse(text) {
+            Ok(None) => Flow::Continue,
+            Ok(Some(command)) => self.execute(command, received),
+            Err(e) => {
+                self.error(e);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn execute(&mut self, command: Command, received: Instant) -> Flow {
+        match command {
+            Command::Ugi => self.identify(),
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame => match self.engine.new_game() {
+                Ok(()) => self.position = AnyPosition::start(self.variant),
+                Err(e) => self.error(format!("uginewgame: {e}")),
+            },
+            Command::Position { start, moves } => self.set_position(&start, &moves),
+            Command::Go(limits) => {
+                let request = GoRequest {
+                    position: self.position,
+                    limits,
+                    received,
+                    overhead: Duration::from_millis(self.overhead_ms),
+                };
+                if let Err(e) = self.engine.go(request) {
+                    self.error(format!("go: {e}; the running search continues"));
+                }
+            }
+            Command::Stop => self.engine.stop(),
+            Command::Query(q) => self.query(q),
+            Command::Quit => return Flow::Quit,
+            Command::Display => self.display(),
+            Command::Perft(depth) => {
+                if let Err(e) = self.engine.perft(self.position, depth) {
+                    self.error(format!("perft: {e}"));
+                }
+            }
+            Command::Eval => self.eval(),
+        }
+        Flow::Continue
+    }
+
+    fn identify(&self) {
+        self.out.line(&format!("id name {ENGINE_NAME}"));
+        self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+        let variants: String = Variant::ALL.iter().map(|v| format!(" var {v}")).collect();
+        self.out.line(&format!(
+            "option name Variant type combo default {}{variants}",
+            Variant::Othello
+        ));
+        self.out.line(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+        ));
+        self.out
+            .line("option name Threads type spin default 1 min 1 max 1");
+        self.out.line(&format!(
+            "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+        ));
+        self.out.line("ugiok");
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        if self.engine.is_busy() {
+            self.error(format!(
+                "setoption: cannot change '{name}' during a search; ignored"
+            ));
+            return;
+        }
+        let key: String = name.chars().filter(|c| !c.is_whitespace()).collect();
+        let Some(value) = value else {
+            self.error(format!("setoption: missing value for '{name}'"));
+            return;
+        };
+        let spin = |min: u64, max: u64| {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|v| (min..=max).contains(v))
+        };
+        match key.to_ascii_lowercase().as_str() {
+            "variant" => match value.parse::<Variant>() {
+                Ok(v) => {
+                    if v != self.variant {
+                        // A new game of another kind: the table's contents are of no use.
+                        let _ = self.engine.new_game();
+                    }
+                    self.variant = v;
+                    self.position = AnyPosition::start(v);
+                }
+                Err(e) => self.error(format!("setoption: {e}")),
+            },
+            "hash" => match spin(1, MAX_HASH_MB as u64) {
+                Some(mb) => {
+                    self.hash_mb = mb as usize;
+                    let _ = self.engine.set_hash(self.hash_mb);
+                }
+                None => self.error(format!(
+                    "setoption: bad value '{value}' for Hash (expected 1 to {MAX_HASH_MB})"
+                )),
+            },
+            "threads" => {
+                if spin(1, 1).is_none() {
+                    self.error(format!(
+                        "setoption: bad value '{value}' for Threads (only 1 is supported)"
+                    ));
+                }
+            }
+            "moveoverhead" => match spin(0, MAX_MOVE_OVERHEAD_MS) {
+                Some(ms) => self.overhead_ms = ms,
+                None => self.error(format!(
+                    "setoption: bad value '{value}' for MoveOverhead (expected 0 to {MAX_MOVE_OVERHEAD_MS})"
+                )),
+            },
+            _ => self.error(format!("setoption: unknown option '{name}'")),
+        }
+    }
+
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) {
+        let base = match start {
+            StartPosition::StartPos => AnyPosition::start(self.variant),
+            StartPosition::Fen(text) => match AnyPosition::parse(self.variant, text) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.error(format!("position: {e}; position unchanged"));
+                    return;
+                }
+            },
+        };
+        match base.play_line(moves.iter().map(String::as_str)) {
+            Ok(p) => self.position = p,
+            Err(e) => self.error(format!("{e}; position unchanged")),
+        }
+    }
+
+    fn query(&self, q: Query) {
+        let answer = match q {
+            Query::P1Turn => (self.position.to_move() == Color::Black).to_string(),
+            Query::GameOver => self.position.is_over().to_string(),
+            Query::Result => match self.position.result() {
+                None => "none".to_string(),
+                Some(Outcome::Win(Color::Black)) => "p1win".to_string(),
+                Some(Outcome::Win(Color::White)) => "p2win".to_string(),
+                Some(Outcome::Draw) => "draw".to_string(),
+            },
+        };
+        self.out.line(&format!("response {answer}"));
+    }
+
+    fn display(&self) {
+        for line in self.position.diagram() {
+            self.out.line(&line);
+        }
+        let (black, white) = self.position.counts();
+        self.out.line(&format!("Variant: {}", self.variant));
+        self.out.line(&format!("Position: {}", self.position));
+        self.out.line(&format!(
+            "Side to move: {} ({})  Discs: X {black} O {white}",
+            self.position.to_move(),
+            if self.position.to_move() == Color::Black {
+                "p1"
+            } else {
+                "p2"
+            }
+        ));
+        let legal = self.position.legal_move_names();
+        self.out.line(&format!(
+            "Legal moves: {}",
+            if legal.is_empty() {
+                "none (game over)".to_string()
+            } else {
+                legal.join(" ")
+            }
+        ));
+    }
+
+    fn eval(&self) {
+        match self.engine.evaluators().static_eval(&self.position) {
+            Some(score) => self.out.line(&format!(
+                "info string eval {:.2} discs for {}",
+                f64::from(score) / f64::from(DISC),
+                self.position.to_move()
+            )),
+            None => self.out.line(&format!(
+                "info string eval game over, final score {} for X",
+                self.position.black_score().unwrap_or(0)
+            )),
+        }
+    }
+
+    /// Ends the session: stops any search, whose `bestmove` is still written.
+    pub fn finish(self) {
+        self.engine.stop();
+        self.engine.wait();
+        drop(self.engine);
+    }
+}
+
+/// Runs a UGI session until `quit` or the end of input; the return value is
+/// the process exit status.
+pub fn run(input: &mut impl BufRead, out: Output, evaluators: Arc<Evaluators>) -> i32 {
+    let mut session = Session::new(out, evaluators);
+    loop {
+        match read_line(input) {
+            Ok(Some(line)) => {
+                if session.handle(&line, Instant::now()) == Flow::Quit {
+                    break;
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                log::error!("reading stdin failed: {e}");
+                break;
+            }
+        }
+    }
+    session.finish();
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn disc_rounding() {
+        assert_eq!(discs(0), 0);
+        assert_eq!(discs(149), 1);
+        assert_eq!(discs(150), 2);
+        assert_eq!(discs(-150), -2);
+        assert_eq!(discs(-49), 0);
+        assert_eq!(discs(3800), 38);
+    }
+
+    #[test]
+    fn info_line_format() {
+        let info = SearchInfo {
+            depth: 20,
+            seldepth: 21,
+            score: 3800,
+            exact: true,
+            nodes: 1000,
+            elapsed: Duration::from_millis(500),
+            pv: vec!["a2".into(), "b1".into()],
+        };
+        assert_eq!(
+            info_line(&info),
+            "info depth 20 seldepth 21 score disc 38 exact nodes 1000 nps 2000 time 500 pv a2 b1"
+        );
+    }
+}

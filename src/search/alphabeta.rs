@@ -1,0 +1,207 @@
+//! Negamax alpha-beta with principal-variation search, generic over the game.
+//!
+//! One node: count it and check the limits; score finished games exactly;
+//! evaluate at the horizon; probe the transposition table; play a forced pass
+//! without spending depth; order the moves (hash move, then the evaluation's
+//! ordering key); search the first move with the full window and the others with
+//! a null window, re-searching those that beat alpha; store the result.
+//!
+//! A node searched with `depth >= empties` sees every line to the end of the
+//! game, so its score is exact; the table stores it as valid for any depth.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::ordering::MoveList;
+use super::tt::{Bound, DEPTH_TO_END, NO_MOVE, TranspositionTable};
+use crate::eval::{DISC, Evaluator};
+use crate::game::Game;
+
+/// Deepest ply a search can reach (depth plus passes).
+pub const MAX_PLY: usize = 128;
+
+/// A score beyond every real score: the initial window.
+pub const INFINITY: i32 = 65 * DISC;
+
+/// How often (in nodes) the clock is read: often enough to stop within a
+/// fraction of a millisecond, rarely enough to cost nothing.
+const CLOCK_CHECK_INTERVAL: u64 = 1024;
+
+/// The state of one search: counters, limits and the principal variation.
+pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
+    eval: &'a E,
+    tt: &'a mut TranspositionTable,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    salt: u64,
+    /// Nodes visited so far.
+    pub nodes: u64,
+    /// Deepest ply reached so far.
+    pub seldepth: u32,
+    /// Set once a limit or the stop flag ended the search; results after that are void.
+    pub aborted: bool,
+    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    lists: Vec<MoveList<G>>,
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
+    /// A searcher over `tt` that aborts when `stop` is set, at `deadline`, or
+    /// after `node_limit` nodes.
+    pub fn new(
+        eval: &'a E,
+        tt: &'a mut TranspositionTable,
+        stop: &'a AtomicBool,
+        deadline: Option<Instant>,
+        node_limit: Option<u64>,
+    ) -> Self {
+        Searcher {
+            eval,
+            tt,
+            stop,
+            deadline,
+            node_limit: node_limit.unwrap_or(u64::MAX),
+            salt: (G::VARIANT as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            pv: Box::new([[NO_MOVE; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+            lists: (0..MAX_PLY).map(|_| MoveList::default()).collect(),
+        }
+    }
+
+    /// The principal variation of the last completed root search.
+    pub fn pv(&self) -> Vec<G::Move> {
+        self.pv[0][..self.pv_len[0]]
+            .iter()
+            .filter_map(|&code| G::move_from_code(code))
+            .collect()
+    }
+
+    /// Key of `state` in the table, distinct per game so variants never mix.
+    #[inline]
+    fn key(&self, state: &G) -> u64 {
+        state.hash_key() ^ self.salt
+    }
+
+    /// Counts a node and decides whether the search must stop now.
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        } else if self.nodes.is_multiple_of(CLOCK_CHECK_INTERVAL)
+            && let Some(deadline) = self.deadline
+            && Instant::now() >= deadline
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = G::move_code(mv);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// The negamax value of `state` searched `depth` plies deep, within
+    /// `(alpha, beta)`: exact inside the window, a bound outside it.
+    pub fn negamax(&mut self, state: &G, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        let pv_node = beta - alpha > 1;
+
+        let moves = state.legal_moves();
+        if moves.len() == 0 {
+            return state.final_score() * DISC;
+        }
+        let empties = state.empties() as i32;
+        if depth <= 0 || ply >= MAX_PLY - 2 {
+            return self.eval.evaluate(state);
+        }
+
+        // A forced pass costs no depth and needs no table entry.
+        if moves.len() == 1
+            && let Some(pass) = G::pass_move()
+            && moves.clone().next() == Some(pass)
+        {
+            let score = -self.negamax(&state.play_unchecked(pass), depth, -beta, -alpha, ply + 1);
+            self.update_pv(ply, pass);
+            return score;
+        }
+
+        let to_end = depth >= empties;
+        let stored_depth = if to_end { DEPTH_TO_END } else { depth as u8 };
+        let key = self.key(state);
+        let mut hash_move = NO_MOVE;
+        if let Some(hit) = self.tt.probe(key) {
+            hash_move = hit.mv;
+            if !pv_node && hit.depth >= stored_depth {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+        }
+
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.fill(state, moves, hash_move, depth >= 2, self.eval);
+        let alpha_in = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = NO_MOVE;
+        let mut first = true;
+        while let Some((mv, child)) = list.next_best() {
+            let score = if first {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let probe = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && probe < beta && pv_node && !self.aborted {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            first = false;
+            if self.aborted {
+                self.lists[ply] = list;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = G::move_code(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_in {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, stored_depth, bound, best, best_move);
+        best
+    }
+}

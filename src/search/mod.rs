@@ -1,0 +1,277 @@
+//! The search: iterative deepening over a negamax alpha-beta, generic over the
+//! game and the evaluation.
+//!
+//! [`think`] is the whole interface: a state, an evaluation, a table, limits and
+//! a stop flag in; one report per finished iteration out through a callback; the
+//! best move at the end. It never prints and never reads a clock other than the
+//! limits it is given, so the engine and the tools can run it however they like.
+
+pub mod alphabeta;
+pub mod ordering;
+pub mod time;
+pub mod tt;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::eval::Evaluator;
+use crate::game::Game;
+use alphabeta::{INFINITY, MAX_PLY, Searcher};
+use ordering::MoveList;
+pub use time::Budget;
+pub use tt::TranspositionTable;
+
+/// Once the depth comes within this many plies of the empty squares, the next
+/// iteration searches to the end of the game instead: an exact result costs
+/// little more than the last few midgame plies.
+const EXACT_JUMP: u32 = 4;
+
+/// What may end a search, besides the stop flag.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// When the `go` was read: every deadline counts from here.
+    pub start: Instant,
+    /// Deepest iteration to run.
+    pub depth: Option<u32>,
+    /// Abort after this many nodes.
+    pub nodes: Option<u64>,
+    /// Time budget, if the search is timed.
+    pub budget: Option<Budget>,
+}
+
+impl Limits {
+    /// No limit at all but the stop flag (and the end of the game).
+    pub fn infinite(start: Instant) -> Limits {
+        Limits {
+            start,
+            depth: None,
+            nodes: None,
+            budget: None,
+        }
+    }
+
+    /// Only a depth limit (reproducible: bench and tests).
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::infinite(Instant::now())
+        }
+    }
+}
+
+/// One finished iteration of the deepening loop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Iteration<M> {
+    /// Nominal depth of the iteration.
+    pub depth: u32,
+    /// Deepest ply reached, passes included.
+    pub seldepth: u32,
+    /// Score for the side to move, in [`crate::eval::DISC`] units.
+    pub score: i32,
+    /// The score is the exact result of perfect play (the search reached the end).
+    pub exact: bool,
+    /// Nodes so far in this search.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Principal variation, best move first.
+    pub pv: Vec<M>,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` only when the game is over.
+    pub best_move: Option<M>,
+    /// The last finished iteration, if any finished before the search was stopped.
+    pub last: Option<Iteration<M>>,
+    /// Nodes searched in total.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// Searches `state` by iterative deepening until a limit, the stop flag or an
+/// exact result ends it. `on_iteration` is called after each finished iteration.
+pub fn think<G: Game, E: Evaluator<G>>(
+    state: &G,
+    eval: &E,
+    tt: &mut TranspositionTable,
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+) -> SearchResult<G::Move> {
+    tt.new_search();
+    let hard_deadline = limits.budget.map(|b| limits.start + b.hard);
+    let soft_deadline = limits.budget.map(|b| limits.start + b.soft);
+    let empties = state.empties();
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as u32 / 2)
+        .clamp(1, MAX_PLY as u32 / 2);
+
+    // A move is always ready: the first in the evaluation's order, until an
+    // iteration finishes.
+    let mut best_move = {
+        let mut list = MoveList::default();
+        list.fill(state, state.legal_moves(), tt::NO_MOVE, true, eval);
+        list.next_best().map(|(mv, _)| mv)
+    };
+    let mut last = None;
+    let mut searcher = Searcher::new(eval, tt, stop, hard_deadline, limits.nodes);
+    let mut depth = 1;
+    while best_move.is_some() && depth <= max_depth {
+        // Close to the end, search to the end (unless the depth is capped lower).
+        let target = if depth + EXACT_JUMP >= empties && empties <= max_depth {
+            empties.max(depth)
+        } else {
+            depth
+        };
+        searcher.seldepth = 0;
+        let score = searcher.negamax(state, target as i32, -INFINITY, INFINITY, 0);
+        if searcher.aborted {
+            break;
+        }
+        let pv = searcher.pv();
+        if let Some(&mv) = pv.first() {
+            best_move = Some(mv);
+        }
+        let iteration = Iteration {
+            depth: target,
+            seldepth: searcher.seldepth,
+            score,
+            exact: target >= empties,
+            nodes: searcher.nodes,
+            elapsed: limits.start.elapsed(),
+            pv,
+        };
+        on_iteration(&iteration);
+        let exact = iteration.exact;
+        last = Some(iteration);
+        if exact || soft_deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        depth = target + 1;
+    }
+    SearchResult {
+        best_move,
+        last,
+        nodes: searcher.nodes,
+        elapsed: limits.start.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{DISC, TicTacToeEval, handmade::HandmadeEval};
+    use crate::game::{Position, StandardOthello, TicTacToe};
+    use crate::obf::ObfProblem;
+
+    fn exact<G: Game, E: Evaluator<G>>(state: &G, eval: &E) -> (Option<G::Move>, i32) {
+        let mut tt = TranspositionTable::new(8);
+        let stop = AtomicBool::new(false);
+        let r = think(state, eval, &mut tt, &Limits::depth(64), &stop, &mut |_| {});
+        let last = r.last.unwrap();
+        assert!(last.exact);
+        (r.best_move, last.score)
+    }
+
+    /// Plain minimax to the end, the reference for the search.
+    fn minimax<G: Game>(state: &G) -> i32 {
+        let moves = state.legal_moves();
+        if moves.len() == 0 {
+            return state.final_score();
+        }
+        moves
+            .map(|mv| -minimax(&state.play_unchecked(mv)))
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn tictactoe_start_is_a_draw_and_wins_are_found() {
+        let (_, score) = exact(&TicTacToe::start(), &TicTacToeEval);
+        assert_eq!(score, 0);
+        // X on a1 and b1, O on a2 and b2: X to move wins at c1.
+        let p: Position<TicTacToe> = "XX-OO---- X".parse().unwrap();
+        let (mv, score) = exact(p.state(), &TicTacToeEval);
+        assert_eq!(score, DISC);
+        assert_eq!(mv.unwrap().to_string(), "c1");
+    }
+
+    #[test]
+    fn othello_endgame_matches_minimax_and_obf() {
+        // FFO-style position with few empties, scored by plain minimax.
+        let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+        let p: Position<StandardOthello> = line.parse().unwrap();
+        // Play four best-guess moves to reach a small endgame.
+        let mut state = *p.state();
+        for _ in 0..5 {
+            let mv = state.legal_moves().next().unwrap();
+            state = state.play_unchecked(mv);
+        }
+        assert!(state.empties() <= 10);
+        let (_, score) = exact(&state, &HandmadeEval::<false>);
+        assert_eq!(score, minimax(&state) * DISC);
+
+        let problem: ObfProblem =
+            "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;"
+                .parse()
+                .unwrap();
+        let (mv, score) = exact(problem.position.state(), &HandmadeEval::<false>);
+        assert_eq!(score, 18 * DISC);
+        assert_eq!(mv.unwrap().to_string(), "g8");
+    }
+
+    #[test]
+    fn node_limit_and_stop_flag_end_the_search_with_a_move() {
+        let mut tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            nodes: Some(500),
+            ..Limits::infinite(Instant::now())
+        };
+        let state = StandardOthello::start();
+        let r = think(
+            &state,
+            &HandmadeEval::<false>,
+            &mut tt,
+            &limits,
+            &stop,
+            &mut |_| {},
+        );
+        assert!(r.best_move.is_some());
+        assert!(r.nodes <= 500);
+        let stopped = AtomicBool::new(true);
+        let r = think(
+            &state,
+            &HandmadeEval::<false>,
+            &mut tt,
+            &Limits::infinite(Instant::now()),
+            &stopped,
+            &mut |_| {},
+        );
+        assert!(r.best_move.is_some());
+        assert!(r.last.is_none());
+    }
+
+    #[test]
+    fn same_depth_same_nodes() {
+        let run = || {
+            let mut tt = TranspositionTable::new(4);
+            let stop = AtomicBool::new(false);
+            think(
+                &StandardOthello::start(),
+                &HandmadeEval::<false>,
+                &mut tt,
+                &Limits::depth(7),
+                &stop,
+                &mut |_| {},
+            )
+        };
+        let (a, b) = (run(), run());
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.best_move, b.best_move);
+    }
+}

@@ -1,0 +1,163 @@
+//! Drives the real `orca` binary over pipes, as a GUI or referee would.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
+
+/// Generous patience for answers that should come at once, for noisy CI machines.
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A running `orca` process.
+pub struct Orca {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<(Instant, String)>,
+}
+
+impl Orca {
+    /// Starts `orca` with these arguments.
+    pub fn start(args: &[&str]) -> Orca {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_orca"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start orca");
+        let stdout = child.stdout.take().unwrap();
+        let stdin = child.stdin.take();
+        let (tx, rx) = unbounded();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send((Instant::now(), line)).is_err() {
+                    break;
+                }
+            }
+        });
+        Orca {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    /// The UGI engine (plain `orca`).
+    pub fn ugi() -> Orca {
+        Orca::start(&[])
+    }
+
+    /// Sends one line; returns when it was written.
+    pub fn send(&mut self, line: &str) -> Instant {
+        self.send_bytes(format!("{line}\n").as_bytes())
+    }
+
+    /// Sends raw bytes.
+    pub fn send_bytes(&mut self, bytes: &[u8]) -> Instant {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+        Instant::now()
+    }
+
+    /// Closes stdin (EOF for the engine).
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line, if one comes within `timeout`.
+    pub fn recv_timeout(&self, timeout: Duration) -> Option<(Instant, String)> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(x) => Some(x),
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// The next line, panicking after [`PATIENCE`].
+    pub fn recv(&self) -> String {
+        self.recv_timeout(PATIENCE).expect("a line from orca").1
+    }
+
+    /// Lines up to and including the first one starting with `prefix`.
+    pub fn until(&self, prefix: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let line = self.recv();
+            let done = line.starts_with(prefix);
+            out.push(line);
+            if done {
+                return out;
+            }
+        }
+    }
+
+    /// The line starting with `prefix` and when it arrived (other lines skipped).
+    pub fn wait_for(&self, prefix: &str) -> (Instant, String) {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let (at, line) = self
+                .recv_timeout(left)
+                .unwrap_or_else(|| panic!("no line starting with {prefix:?}"));
+            if line.starts_with(prefix) {
+                return (at, line);
+            }
+        }
+    }
+
+    /// Sends `isready` and returns every line before `readyok`.
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until("readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Sends `go ...` and returns the `bestmove` token.
+    pub fn best_move(&mut self, go: &str) -> String {
+        self.send(go);
+        let (_, line) = self.wait_for("bestmove");
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(
+            parts.len(),
+            2,
+            "bestmove line must have exactly two tokens: {line}"
+        );
+        parts[1].to_string()
+    }
+
+    /// Sends a query and returns the answer after `response`.
+    pub fn query(&mut self, what: &str) -> String {
+        self.send(&format!("query {what}"));
+        let (_, line) = self.wait_for("response");
+        line["response ".len()..].to_string()
+    }
+
+    /// Waits for the process to exit, returning its status code.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<i32> {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        None
+    }
+
+    /// Lines that arrive within `quiet` of each other, until a pause.
+    pub fn drain(&self, quiet: Duration) -> Vec<String> {
+        std::iter::from_fn(|| self.recv_timeout(quiet).map(|(_, l)| l)).collect()
+    }
+}
+
+impl Drop for Orca {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,450 @@
+//! The UGI engine process, driven over pipes as GUIs and referees drive it.
+
+mod common;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use common::{Orca, PATIENCE};
+use orca::game::{AnyPosition, Variant};
+
+const START: &str = "---------------------------OX------XO--------------------------- X";
+
+fn error_only(engine: &mut Orca, bad: &str) -> String {
+    engine.send(bad);
+    let lines = engine.sync();
+    assert_eq!(
+        lines.len(),
+        1,
+        "{bad:?} should give one line, got {lines:?}"
+    );
+    assert!(
+        lines[0].starts_with("info string error: "),
+        "{bad:?}: {lines:?}"
+    );
+    lines[0].clone()
+}
+
+fn position_string(engine: &mut Orca) -> String {
+    engine.send("d");
+    let lines = engine.until("Legal moves: ");
+    let line = lines.iter().find(|l| l.starts_with("Position: ")).unwrap();
+    line["Position: ".len()..].to_string()
+}
+
+#[test]
+fn handshake() {
+    let mut e = Orca::ugi();
+    e.send("ugi");
+    let lines = e.until("ugiok");
+    assert!(lines[0].starts_with("id name Orca"));
+    assert!(lines[1].starts_with("id author"));
+    for option in ["Variant", "Hash", "Threads", "MoveOverhead"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "{option} in {lines:?}"
+        );
+    }
+    assert!(
+        lines.iter().any(
+            |l| l.contains("type combo default othello var othello var reversed var tictactoe")
+        )
+    );
+    assert_eq!(e.sync(), Vec::<String>::new());
+    e.send("quit");
+    assert_eq!(e.wait_exit(PATIENCE), Some(0));
+}
+
+#[test]
+fn position_and_go_depth() {
+    let mut e = Orca::ugi();
+    e.send("position startpos moves f5 d6");
+    e.send("go depth 6");
+    let lines = e.until("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 6, "{lines:?}");
+    let last = infos.last().unwrap();
+    for field in ["seldepth", "score disc", "nodes", "nps", "time", "pv"] {
+        assert!(last.contains(field), "{last}");
+    }
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let position = AnyPosition::start(Variant::Othello)
+        .play_line(["f5", "d6"])
+        .unwrap();
+    assert!(position.legal_move_names().contains(&best), "{best}");
+    // The pv starts with the best move.
+    assert!(last.contains(&format!(" pv {best}")), "{last}");
+}
+
+#[test]
+fn same_depth_same_nodes_after_new_game() {
+    let mut e = Orca::ugi();
+    let mut nodes = Vec::new();
+    for _ in 0..2 {
+        e.send("uginewgame");
+        e.send("position startpos moves f5 f6 e6");
+        e.send("go depth 9");
+        let lines = e.until("bestmove");
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        let n: Vec<&str> = last.split_whitespace().collect();
+        let i = n.iter().position(|&t| t == "nodes").unwrap();
+        nodes.push(n[i + 1].to_string());
+    }
+    assert_eq!(nodes[0], nodes[1]);
+}
+
+#[test]
+fn infinite_then_stop_gives_exactly_one_bestmove() {
+    let mut e = Orca::ugi();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    // isready is answered in the middle of the search without stopping it.
+    let before = e.sync();
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    let stopped = e.send("stop");
+    let (at, _) = e.wait_for("bestmove");
+    assert!(at.duration_since(stopped) < Duration::from_secs(2));
+    let after = e.drain(Duration::from_millis(300));
+    assert!(
+        after.iter().all(|l| !l.starts_with("bestmove")),
+        "{after:?}"
+    );
+    // A tic-tac-toe position solved at once still waits for stop.
+    e.send("setoption name Variant value tictactoe");
+    e.send("go infinite");
+    assert!(
+        e.drain(Duration::from_millis(300))
+            .iter()
+            .all(|l| !l.starts_with("bestmove"))
+    );
+    e.send("stop");
+    e.wait_for("bestmove");
+}
+
+#[test]
+fn go_during_a_search_is_refused_and_the_search_goes_on() {
+    let mut e = Orca::ugi();
+    e.send("go infinite");
+    e.send("go depth 3");
+    let (_, line) = e.wait_for("info string error: go:");
+    assert!(line.contains("running"), "{line}");
+    e.send("stop");
+    e.wait_for("bestmove");
+    assert!(
+        e.drain(Duration::from_millis(300))
+            .iter()
+            .all(|l| !l.starts_with("bestmove"))
+    );
+}
+
+#[test]
+fn movetime_is_respected() {
+    let mut e = Orca::ugi();
+    for moves in ["", " moves f5 d6 c3 d3 c4"] {
+        e.send(&format!("position startpos{moves}"));
+        let sent = e.send("go movetime 100");
+        let (at, _) = e.wait_for("bestmove");
+        let took = at.duration_since(sent);
+        // Precision is the timing benchmark's job; here a noisy machine gets slack.
+        assert!(took < Duration::from_millis(100 + 400), "{took:?}");
+        assert!(
+            took >= Duration::from_millis(40),
+            "searches about the whole movetime: {took:?}"
+        );
+    }
+}
+
+#[test]
+fn clock_search_stays_within_the_clock() {
+    let mut e = Orca::ugi();
+    e.send("position startpos moves f5 d6 c3");
+    // White to move with 300 ms on its clock and a huge clock for black.
+    let sent = e.send("go p1time 100000 p2time 300 p1inc 0 p2inc 0");
+    let (at, _) = e.wait_for("bestmove");
+    assert!(at.duration_since(sent) < Duration::from_millis(300));
+    // UCI aliases: wtime is white's clock.
+    let sent = e.send("go btime 100000 wtime 250");
+    let (at, _) = e.wait_for("bestmove");
+    assert!(at.duration_since(sent) < Duration::from_millis(250));
+}
+
+#[test]
+fn queries_in_every_variant() {
+    let mut e = Orca::ugi();
+    // Othello: start, mid-game, a position needing a pass, a finished game.
+    assert_eq!(e.query("p1turn"), "true");
+    assert_eq!(e.query("gameover"), "false");
+    assert_eq!(e.query("result"), "none");
+    e.send("position startpos moves f5");
+    assert_eq!(e.query("p1turn"), "false");
+    let pass = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOX- X";
+    e.send(&format!("position fen {pass}"));
+    assert_eq!(e.query("p1turn"), "true");
+    assert_eq!(e.query("gameover"), "false");
+    assert_eq!(e.best_move("go movetime 50"), "pass");
+    e.send(&format!("position fen {pass} moves pass h8"));
+    assert_eq!(e.query("gameover"), "true");
+    assert_eq!(e.query("result"), "p1win");
+    // The forced pass may be left out of the move list.
+    e.send(&format!("position fen {pass} moves h8"));
+    assert_eq!(e.query("result"), "p1win");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    assert_eq!(lines.last().unwrap(), "bestmove none");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("game over"))
+    );
+
+    // Reversed: the same finished game is a win for white (fewer discs).
+    e.send("setoption name Variant value reversed");
+    assert_eq!(e.query("result"), "none");
+    e.send(&format!("position fen {pass} moves h8"));
+    assert_eq!(e.query("gameover"), "true");
+    assert_eq!(e.query("result"), "p2win");
+    e.send("position startpos moves f5 d6");
+    assert_eq!(e.query("p1turn"), "true");
+
+    // Tic-tac-toe.
+    e.send("setoption name Variant value tictactoe");
+    assert_eq!(e.query("p1turn"), "true");
+    e.send("position startpos moves a1 b1 a2 b2 a3");
+    assert_eq!(e.query("gameover"), "true");
+    assert_eq!(e.query("result"), "p1win");
+    e.send("position startpos moves a1 b2 c3 b1 b3 a3 c1 c2 a2");
+    assert_eq!(e.query("result"), "draw");
+    e.send("position fen XO-XO---- X");
+    assert_eq!(e.query("gameover"), "false");
+    assert_eq!(e.best_move("go depth 9"), "a3");
+}
+
+#[test]
+fn bad_input_is_answered_and_changes_nothing() {
+    let mut e = Orca::ugi();
+    e.send("position startpos moves f5 d6");
+    let before = position_string(&mut e);
+
+    assert_eq!(
+        error_only(&mut e, "fly me to the moon"),
+        "info string error: unknown command 'fly'"
+    );
+    error_only(&mut e, "position fen XO X");
+    error_only(&mut e, &format!("position fen {START} Z"));
+    error_only(&mut e, "position fen ----");
+    error_only(&mut e, "position");
+    error_only(&mut e, "position startpos moves f5 zz");
+    let illegal = error_only(&mut e, "position startpos moves f5 d6 c3 d3 a1");
+    assert_eq!(
+        illegal,
+        "info string error: illegal move a1 at ply 5; position unchanged"
+    );
+    error_only(&mut e, "go movetime -5");
+    error_only(&mut e, "go depth abc");
+    error_only(&mut e, "go nodes");
+    error_only(&mut e, "setoption name Colour value red");
+    error_only(&mut e, "setoption name Hash value lots");
+    error_only(&mut e, "setoption name Hash value 0");
+    error_only(&mut e, "setoption name Threads value 4");
+    error_only(&mut e, "setoption name Variant value chess");
+    error_only(&mut e, "setoption name MoveOverhead value -1");
+    error_only(&mut e, "query");
+    error_only(&mut e, "perft 0");
+
+    // Silence: empty lines, blank lines, stop when idle.
+    e.send("");
+    e.send("   \t  ");
+    e.send("stop");
+    assert_eq!(e.sync(), Vec::<String>::new());
+
+    // Extra spaces and \r\n are fine.
+    e.send_bytes(b"  position   startpos  moves  f5   d6 \r\n");
+    assert_eq!(e.sync(), Vec::<String>::new());
+
+    // A 1 MB line and invalid UTF-8.
+    let mut long = vec![b'x'; 1 << 20];
+    long.push(b'\n');
+    e.send_bytes(&long);
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1);
+    assert!(
+        lines[0].starts_with("info string error: line too long"),
+        "{lines:?}"
+    );
+    e.send_bytes(b"go \xff\xfe\n");
+    let lines = e.sync();
+    assert_eq!(
+        lines,
+        ["info string error: line is not valid UTF-8; ignored"]
+    );
+
+    assert_eq!(position_string(&mut e), before);
+    assert_eq!(e.query("p1turn"), "true");
+    // Still alive and searching.
+    let best = e.best_move("go depth 2");
+    assert!(!best.is_empty());
+}
+
+#[test]
+fn eof_in_the_middle_of_a_search_answers_and_exits() {
+    let mut e = Orca::ugi();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.close_stdin();
+    e.wait_for("bestmove");
+    assert_eq!(e.wait_exit(PATIENCE), Some(0));
+}
+
+#[test]
+fn quit_in_the_middle_of_a_search_answers_and_exits() {
+    let mut e = Orca::ugi();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    e.wait_for("bestmove");
+    assert_eq!(e.wait_exit(PATIENCE), Some(0));
+}
+
+#[test]
+fn extensions_d_perft_eval() {
+    let mut e = Orca::ugi();
+    e.send("d");
+    let lines = e.until("Legal moves:");
+    assert_eq!(lines.last().unwrap(), "Legal moves: d3 c4 f5 e6");
+    assert!(lines.iter().any(|l| l == &format!("Position: {START}")));
+    e.send("perft 6");
+    let lines = e.until("info string perft total");
+    assert!(
+        lines.contains(&"info string perft depth 6 leaves 8200".to_string())
+            || lines
+                .iter()
+                .any(|l| l.starts_with("info string perft depth 6 leaves 8200 "))
+    );
+    e.send("eval");
+    let (_, line) = e.wait_for("info string eval");
+    assert!(line.contains("discs for X"), "{line}");
+}
+
+/// Plays a whole game through the protocol, the way the generic referee does:
+/// the full move list every ply, and the engine's answer appended verbatim.
+fn self_play(variant: &str, go: &str) -> AnyPosition {
+    let mut e = Orca::ugi();
+    e.send(&format!("setoption name Variant value {variant}"));
+    e.send("uginewgame");
+    let variant: Variant = variant.parse().unwrap();
+    let mut moves: Vec<String> = Vec::new();
+    let mut position = AnyPosition::start(variant);
+    loop {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let over = e.query("gameover") == "true";
+        assert_eq!(over, position.is_over());
+        if over {
+            break;
+        }
+        let turn = e.query("p1turn") == "true";
+        assert_eq!(turn, position.to_move() == orca::game::Color::Black);
+        let best = e.best_move(go);
+        position = position
+            .play_line([best.as_str()])
+            .expect("engine moves are legal");
+        moves.push(best);
+    }
+    let expected = match position.result() {
+        Some(orca::game::position::Outcome::Win(orca::game::Color::Black)) => "p1win",
+        Some(orca::game::position::Outcome::Win(orca::game::Color::White)) => "p2win",
+        Some(orca::game::position::Outcome::Draw) => "draw",
+        None => unreachable!(),
+    };
+    assert_eq!(e.query("result"), expected);
+    position
+}
+
+#[test]
+fn self_play_games_in_each_variant() {
+    assert!(self_play("othello", "go movetime 20").is_over());
+    assert!(self_play("reversed", "go movetime 20").is_over());
+    // Perfect play in tic-tac-toe is a draw.
+    let t = self_play("tictactoe", "go depth 9");
+    assert_eq!(t.result(), Some(orca::game::position::Outcome::Draw));
+}
+
+/// Orca plays `orca_side` against every possible sequence of opponent moves.
+fn never_loses(
+    e: &mut Orca,
+    line: &mut Vec<String>,
+    orca_is_x: bool,
+    memo: &mut HashMap<String, String>,
+) -> usize {
+    let position = AnyPosition::start(Variant::TicTacToe)
+        .play_line(line.iter().map(String::as_str))
+        .unwrap();
+    if position.is_over() {
+        let result = position.result().unwrap();
+        let orca = if orca_is_x {
+            orca::game::Color::Black
+        } else {
+            orca::game::Color::White
+        };
+        assert_ne!(
+            result,
+            orca::game::position::Outcome::Win(orca.opposite()),
+            "Orca lost after {line:?}"
+        );
+        return 1;
+    }
+    let orca_to_move = (position.to_move() == orca::game::Color::Black) == orca_is_x;
+    if orca_to_move {
+        let key = line.join(" ");
+        let best = memo.entry(key.clone()).or_insert_with(|| {
+            e.send(&format!("position startpos moves {key}"));
+            e.best_move("go depth 9")
+        });
+        line.push(best.clone());
+        let n = never_loses(e, line, orca_is_x, memo);
+        line.pop();
+        n
+    } else {
+        let mut games = 0;
+        for mv in position.legal_move_names() {
+            line.push(mv);
+            games += never_loses(e, line, orca_is_x, memo);
+            line.pop();
+        }
+        games
+    }
+}
+
+#[test]
+fn tictactoe_never_loses_against_any_opponent() {
+    let mut e = Orca::ugi();
+    e.send("setoption name Variant value tictactoe");
+    let started = Instant::now();
+    let mut memo = HashMap::new();
+    let as_x = never_loses(&mut e, &mut Vec::new(), true, &mut memo);
+    memo.clear();
+    let as_o = never_loses(&mut e, &mut Vec::new(), false, &mut memo);
+    assert!(as_x > 0 && as_o > 0);
+    eprintln!(
+        "tic-tac-toe: {as_x} games as X, {as_o} as O in {:?}",
+        started.elapsed()
+    );
+}
