@@ -8,6 +8,7 @@ pub mod bench;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod ggf;
 pub mod obf;
 pub mod perft;
 pub mod protocol;
