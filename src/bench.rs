@@ -7,8 +7,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::eval::{Evaluator, Evaluators};
-use crate::game::{AnyPosition, Game, Position, Variant};
-use crate::search::{Limits, TranspositionTable, think};
+use crate::game::{AnyPosition, Position, Variant};
+use crate::search::{Limits, Solvable, TranspositionTable, think};
 
 /// Othello positions from one seeded random game per row, 52 down to 16 empties.
 /// Each is searched as standard and as reversed Othello.
@@ -61,7 +61,7 @@ impl BenchTotal {
     }
 }
 
-fn search_one<G: Game, E: Evaluator<G>>(
+fn search_one<G: Solvable, E: Evaluator<G>>(
     position: &Position<G>,
     eval: &E,
     depth: u32,

@@ -15,10 +15,10 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use crate::eval::{Evaluator, Evaluators};
-use crate::game::{AnyPosition, Color, Game, Position};
+use crate::game::{AnyPosition, Color, Position};
 use crate::perft::{PassRule, perft_until};
 use crate::search::time::{self, Clock};
-use crate::search::{Iteration, Limits, TranspositionTable, think};
+use crate::search::{Iteration, Limits, Solvable, TranspositionTable, think};
 
 /// Default transposition table size in megabytes.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -415,7 +415,7 @@ impl Worker {
         }
     }
 
-    fn search<G: Game, E: Evaluator<G>>(
+    fn search<G: Solvable, E: Evaluator<G>>(
         &mut self,
         position: &Position<G>,
         eval: &E,

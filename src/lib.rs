@@ -14,3 +14,4 @@ pub mod perft;
 pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod solve;

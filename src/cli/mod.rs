@@ -4,6 +4,7 @@
 
 mod bench;
 mod perft;
+mod solve;
 
 use std::sync::Arc;
 
@@ -25,6 +26,8 @@ enum Command {
     /// Search a fixed set of positions: node-count signature and speed;
     /// `bench timing` measures punctuality through the protocol.
     Bench(bench::BenchArgs),
+    /// Solve the positions of an OBF file exactly and compare with its scores.
+    Solve(solve::SolveArgs),
     /// Run the engine over UGI on stdin/stdout (also what plain `orca` does).
     Ugi,
 }
@@ -34,6 +37,7 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Solve(args)) => solve::run(&args),
         None | Some(Command::Ugi) => {
             let stdin = std::io::stdin();
             orca::protocol::ugi::run(

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::ordering::MoveList;
-use super::tt::{Bound, DEPTH_TO_END, NO_MOVE, TranspositionTable};
+use super::tt::{Bound, NO_MOVE, TranspositionTable};
 use crate::eval::{DISC, Evaluator};
 use crate::game::Game;
 
@@ -111,6 +111,29 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.pv_len[ply] = child_len;
     }
 
+    /// Hands the search over to the game's exact solver, if it has one.
+    pub fn solve_exact(&mut self, state: &G) -> Option<(i32, Vec<G::Move>)>
+    where
+        G: super::Solvable,
+    {
+        let mut context = super::SolveContext {
+            tt: self.tt,
+            stop: self.stop,
+            deadline: self.deadline,
+            node_limit: (self.node_limit != u64::MAX).then_some(self.node_limit),
+            salt: self.salt,
+            nodes: self.nodes,
+            aborted: false,
+        };
+        let solved = G::solve_exact(state, self.eval, &mut context);
+        self.nodes = context.nodes;
+        self.aborted |= context.aborted;
+        if let Some((_, pv)) = &solved {
+            self.seldepth = self.seldepth.max(pv.len() as u32);
+        }
+        solved
+    }
+
     /// The negamax value of `state` searched `depth` plies deep, within
     /// `(alpha, beta)`: exact inside the window, a bound outside it.
     pub fn negamax(&mut self, state: &G, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -141,12 +164,12 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
 
         let to_end = depth >= empties;
-        let stored_depth = if to_end { DEPTH_TO_END } else { depth as u8 };
+        let stored_depth = if to_end { empties } else { depth } as u8;
         let key = self.key(state);
         let mut hash_move = NO_MOVE;
         if let Some(hit) = self.tt.probe(key) {
             hash_move = hit.mv;
-            if !pv_node && hit.depth >= stored_depth {
+            if !pv_node && (hit.to_end || (!to_end && hit.depth >= stored_depth)) {
                 let cut = match hit.bound {
                     Bound::Exact => true,
                     Bound::Lower => hit.score >= beta,
@@ -201,7 +224,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, stored_depth, bound, best, best_move);
+        self.tt
+            .store(key, stored_depth, to_end, bound, best, best_move);
         best
     }
 }

@@ -7,6 +7,7 @@
 //! limits it is given, so the engine and the tools can run it however they like.
 
 pub mod alphabeta;
+pub mod endgame;
 pub mod ordering;
 pub mod time;
 pub mod tt;
@@ -25,6 +26,46 @@ pub use tt::TranspositionTable;
 /// iteration searches to the end of the game instead: an exact result costs
 /// little more than the last few midgame plies.
 const EXACT_JUMP: u32 = 4;
+
+/// What an exact solve may use: the shared table and the search's limits.
+pub struct SolveContext<'a> {
+    /// The transposition table (exact entries are stored as searched to the end).
+    pub tt: &'a mut TranspositionTable,
+    /// The stop flag.
+    pub stop: &'a AtomicBool,
+    /// Abort at this instant.
+    pub deadline: Option<Instant>,
+    /// Abort after this many nodes in the whole search.
+    pub node_limit: Option<u64>,
+    /// Key salt of the game, as the midgame search uses it.
+    pub salt: u64,
+    /// Nodes of the whole search so far; the solver adds its own.
+    pub nodes: u64,
+    /// Set by the solver when a limit stopped it.
+    pub aborted: bool,
+}
+
+/// A game whose exact value can be computed faster than by the generic search.
+pub trait Solvable: Game {
+    /// The exact score (in [`crate::eval::DISC`] units) and principal variation
+    /// of `state`, or `None` when the game has no dedicated solver (the generic
+    /// search then searches to the end itself).
+    fn solve_exact<E: Evaluator<Self>>(
+        state: &Self,
+        eval: &E,
+        context: &mut SolveContext<'_>,
+    ) -> Option<(i32, Vec<Self::Move>)>;
+}
+
+impl Solvable for crate::game::TicTacToe {
+    fn solve_exact<E: Evaluator<Self>>(
+        _state: &Self,
+        _eval: &E,
+        _context: &mut SolveContext<'_>,
+    ) -> Option<(i32, Vec<Self::Move>)> {
+        None
+    }
+}
 
 /// What may end a search, besides the stop flag.
 #[derive(Clone, Copy, Debug)]
@@ -93,7 +134,7 @@ pub struct SearchResult<M> {
 
 /// Searches `state` by iterative deepening until a limit, the stop flag or an
 /// exact result ends it. `on_iteration` is called after each finished iteration.
-pub fn think<G: Game, E: Evaluator<G>>(
+pub fn think<G: Solvable, E: Evaluator<G>>(
     state: &G,
     eval: &E,
     tt: &mut TranspositionTable,
@@ -128,11 +169,21 @@ pub fn think<G: Game, E: Evaluator<G>>(
             depth
         };
         searcher.seldepth = 0;
-        let score = searcher.negamax(state, target as i32, -INFINITY, INFINITY, 0);
+        let solved = if target >= empties {
+            searcher.solve_exact(state)
+        } else {
+            None
+        };
+        let (score, pv) = match solved {
+            Some(found) => found,
+            None => {
+                let score = searcher.negamax(state, target as i32, -INFINITY, INFINITY, 0);
+                (score, searcher.pv())
+            }
+        };
         if searcher.aborted {
             break;
         }
-        let pv = searcher.pv();
         if let Some(&mv) = pv.first() {
             best_move = Some(mv);
         }
@@ -168,7 +219,7 @@ mod tests {
     use crate::game::{Position, StandardOthello, TicTacToe};
     use crate::obf::ObfProblem;
 
-    fn exact<G: Game, E: Evaluator<G>>(state: &G, eval: &E) -> (Option<G::Move>, i32) {
+    fn exact<G: Solvable, E: Evaluator<G>>(state: &G, eval: &E) -> (Option<G::Move>, i32) {
         let mut tt = TranspositionTable::new(8);
         let stop = AtomicBool::new(false);
         let r = think(state, eval, &mut tt, &Limits::depth(64), &stop, &mut |_| {});

@@ -19,10 +19,6 @@ pub enum Bound {
     Upper,
 }
 
-/// The depth recorded for a result searched to the end of the game, which is
-/// valid for a request of any depth.
-pub const DEPTH_TO_END: u8 = u8::MAX;
-
 /// The move code stored when a node has no best move.
 pub const NO_MOVE: u8 = u8::MAX;
 
@@ -31,8 +27,11 @@ pub const NO_MOVE: u8 = u8::MAX;
 pub struct Hit {
     /// Score in the search's units.
     pub score: i32,
-    /// Depth of the search that produced it ([`DEPTH_TO_END`] for an exact solve).
+    /// Depth of the search that produced it (the empties, for a search to the end).
     pub depth: u8,
+    /// The search saw every line to the end of the game: the bound is exact
+    /// knowledge, valid for a request of any depth.
+    pub to_end: bool,
     /// Meaning of the score.
     pub bound: Bound,
     /// Best move code, or [`NO_MOVE`].
@@ -48,7 +47,9 @@ struct Entry {
     mv: u8,
     /// Bound in the low two bits (0 = empty slot), age in the rest.
     bound_age: u8,
-    _pad: [u8; 3],
+    /// 1 when the result was searched to the end of the game.
+    to_end: u8,
+    _pad: [u8; 2],
 }
 
 const BUCKET: usize = 4;
@@ -109,6 +110,7 @@ impl TranspositionTable {
             .map(|e| Hit {
                 score: i32::from(e.score),
                 depth: e.depth,
+                to_end: e.to_end != 0,
                 bound: match e.bound_age & 3 {
                     1 => Bound::Exact,
                     2 => Bound::Lower,
@@ -119,9 +121,10 @@ impl TranspositionTable {
     }
 
     /// Stores a result, replacing the same key, else an empty slot, else the
-    /// least valuable entry (oldest, then shallowest).
+    /// least valuable entry (oldest, then shallowest). Searches to the end count
+    /// their `depth` as the empties they covered.
     #[inline]
-    pub fn store(&mut self, key: u64, depth: u8, bound: Bound, score: i32, mv: u8) {
+    pub fn store(&mut self, key: u64, depth: u8, to_end: bool, bound: Bound, score: i32, mv: u8) {
         let age = self.age;
         let index = self.bucket(key);
         let bucket = &mut self.buckets[index];
@@ -157,7 +160,8 @@ impl TranspositionTable {
             depth,
             mv,
             bound_age: bound_bits | (age << 2),
-            _pad: [0; 3],
+            to_end: u8::from(to_end),
+            _pad: [0; 2],
         };
     }
 
@@ -193,13 +197,14 @@ mod tests {
     fn store_and_probe() {
         let mut tt = TranspositionTable::new(1);
         assert_eq!(tt.probe(42), None);
-        tt.store(42, 5, Bound::Lower, -123, 7);
+        tt.store(42, 5, false, Bound::Lower, -123, 7);
         let hit = tt.probe(42).unwrap();
         assert_eq!(
             (hit.depth, hit.bound, hit.score, hit.mv),
             (5, Bound::Lower, -123, 7)
         );
-        tt.store(42, 6, Bound::Exact, 10, NO_MOVE);
+        tt.store(42, 6, true, Bound::Exact, 10, NO_MOVE);
+        assert!(tt.probe(42).unwrap().to_end);
         assert_eq!(tt.probe(42).unwrap().mv, 7, "best move kept");
         tt.clear();
         assert_eq!(tt.probe(42), None);
@@ -212,14 +217,14 @@ mod tests {
         // Keys that share a bucket: same low bits, high half zero.
         let keys: Vec<u64> = (1..=5).map(|i| i * n).collect();
         for (i, &k) in keys.iter().take(4).enumerate() {
-            tt.store(k, 10 + i as u8, Bound::Exact, 0, 0);
+            tt.store(k, 10 + i as u8, false, Bound::Exact, 0, 0);
         }
-        tt.store(keys[4], 20, Bound::Exact, 0, 0);
+        tt.store(keys[4], 20, false, Bound::Exact, 0, 0);
         assert!(tt.probe(keys[0]).is_none(), "shallowest replaced");
         assert!(tt.probe(keys[4]).is_some());
         tt.new_search();
         tt.new_search();
-        tt.store(keys[0], 1, Bound::Exact, 0, 0);
+        tt.store(keys[0], 1, false, Bound::Exact, 0, 0);
         assert!(tt.probe(keys[0]).is_some());
         assert!(tt.hashfull() > 0);
     }

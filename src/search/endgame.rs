@@ -1,0 +1,664 @@
+//! The exact endgame solver for Othello (standard and reversed rules): the final
+//! disc difference under perfect play, in discs.
+//!
+//! Built after the field's solvers (Edax, Zebra): null-window searches around
+//! the score, principal-variation search where the exact value is needed,
+//! and work arranged by the number of empty squares left:
+//!
+//! - **1 empty**: no move list; the flips of the one square decide the score.
+//! - **2 to `SHALLOW` empties**: no table; empty squares are tried directly
+//!   (a square whose flips are empty is not a move), odd quadrants first
+//!   (parity: playing last in a region is an advantage).
+//! - **deeper**: transposition table (bounds and best move), enhanced
+//!   transposition cutoff, stability cutoff, moves ordered fastest first (fewest
+//!   opponent replies, corners weighted), with a shallow evaluation search
+//!   ordering the moves far from the end.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::tt::{Bound, NO_MOVE, TranspositionTable};
+use crate::eval::stability::stable_discs;
+use crate::eval::{DISC, Evaluator};
+use crate::game::bitboard::{Bits, CORNERS};
+use crate::game::flip::flips;
+use crate::game::{Board, Move, Othello, Square};
+
+/// At or below this many empties the solver searches without the table.
+const SHALLOW: u32 = 6;
+
+/// At or above this many empties moves are ordered by a shallow search of the
+/// evaluation rather than by mobility alone.
+const EVAL_ORDER_EMPTIES: u32 = 14;
+
+/// At or above this many empties the children are looked up in the table
+/// before any is searched (enhanced transposition cutoff); nearer the end the
+/// lookups cost more than they save.
+const ETC_EMPTIES: u32 = 10;
+
+/// Move-ordering weights, measured on FFO #40-44 (nodes searched): per reply
+/// of the opponent (corners twice), per square next to the mover's discs, for
+/// a move into an odd region, per disc of the shallow evaluation search.
+const W_MOBILITY: i32 = 64;
+const W_POTENTIAL: i32 = 24;
+const W_PARITY: i32 = 16;
+const W_VALUE: i32 = 24;
+
+/// How often (in nodes) the clock is read.
+const CLOCK_CHECK_INTERVAL: u64 = 4096;
+
+/// The four 4x4 quadrants, for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// A score beyond every final score (in discs).
+const INF: i32 = 65;
+
+/// Squares in the order the shallow search tries them within a parity class:
+/// corners, then A/B edge squares, centre, C squares, X squares last.
+const SQUARE_ORDER: [u64; 4] = [
+    CORNERS,
+    0x3C3C_FFFF_FFFF_3C3C & !CORNERS & !0x4281_0000_0000_8142,
+    0x4281_0000_0000_8142,
+    0x0042_0000_0000_4200,
+];
+
+/// Empty squares next to `discs`: where the other side may one day play.
+#[inline]
+fn potential_moves(discs: u64, empty: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let near = (discs << 8)
+        | (discs >> 8)
+        | ((discs << 1) & NOT_A)
+        | ((discs >> 1) & NOT_H)
+        | ((discs << 9) & NOT_A)
+        | ((discs >> 9) & NOT_H)
+        | ((discs << 7) & NOT_H)
+        | ((discs >> 7) & NOT_A);
+    near & empty
+}
+
+/// Depth of the evaluation search that orders moves at `empties` empties.
+#[inline]
+fn sort_depth(empties: u32) -> u32 {
+    match empties {
+        0..SORT_DEPTH_1 => 0,
+        SORT_DEPTH_1..SORT_DEPTH_2 => 1,
+        _ => 2,
+    }
+}
+
+/// From this many empties the ordering search looks one move ahead...
+const SORT_DEPTH_1: u32 = 18;
+/// ...and from this many, two.
+const SORT_DEPTH_2: u32 = 22;
+
+/// The standard-rule final score of a finished game (empties to the winner).
+#[inline]
+fn standard_final(player: u64, opponent: u64) -> i32 {
+    Board::new(player, opponent).final_score()
+}
+
+/// Empty squares of odd quadrants.
+#[inline]
+fn odd_quadrants(empty: u64) -> u64 {
+    let mut mask = 0;
+    for q in QUADRANTS {
+        if (empty & q).count_ones() & 1 == 1 {
+            mask |= q;
+        }
+    }
+    mask
+}
+
+/// An exact solver over a transposition table shared with the midgame search.
+pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
+    tt: &'a mut TranspositionTable,
+    eval: &'a E,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    salt: u64,
+    /// The node count at which the clock is read next.
+    next_clock_check: u64,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// A limit or the stop flag ended the search; the results are void.
+    pub aborted: bool,
+}
+
+impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVERSED, E> {
+    /// A solver using `tt` (keys compatible with the midgame search), stopping on
+    /// `stop`, at `deadline` or after `node_limit` nodes.
+    pub fn new(
+        tt: &'a mut TranspositionTable,
+        eval: &'a E,
+        stop: &'a AtomicBool,
+        deadline: Option<Instant>,
+        node_limit: Option<u64>,
+        salt: u64,
+    ) -> Self {
+        Solver {
+            tt,
+            eval,
+            stop,
+            deadline,
+            node_limit: node_limit.unwrap_or(u64::MAX),
+            salt,
+            next_clock_check: CLOCK_CHECK_INTERVAL,
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
+    /// The final score under these rules of a finished game.
+    #[inline]
+    fn final_score(player: u64, opponent: u64) -> i32 {
+        let s = standard_final(player, opponent);
+        if REVERSED { -s } else { s }
+    }
+
+    #[inline]
+    fn key(&self, board: &Board) -> u64 {
+        crate::game::mix_key(board.player, board.opponent) ^ self.salt
+    }
+
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        } else if self.nodes >= self.next_clock_check
+            && let Some(deadline) = self.deadline
+        {
+            self.next_clock_check = self.nodes + CLOCK_CHECK_INTERVAL;
+            self.aborted = Instant::now() >= deadline;
+        }
+        self.aborted
+    }
+
+    /// The score with one empty square `x` left.
+    #[inline]
+    fn solve_1(&mut self, player: u64, opponent: u64, x: u8) -> i32 {
+        self.nodes += 1;
+        let diff = player.count_ones() as i32 - opponent.count_ones() as i32;
+        let n = flips(player, opponent, x).count_ones() as i32;
+        let standard = if n > 0 {
+            diff + 2 * n + 1
+        } else {
+            let m = flips(opponent, player, x).count_ones() as i32;
+            if m > 0 {
+                diff - 2 * m - 1
+            } else if diff > 0 {
+                diff + 1
+            } else {
+                diff - 1 // 63 discs: the difference is odd, never zero
+            }
+        };
+        if REVERSED { -standard } else { standard }
+    }
+
+    /// Null-window search of a position with few empties: no table, squares
+    /// tried directly in parity order. Fail-soft.
+    fn shallow(&mut self, player: u64, opponent: u64, alpha: i32, passed: bool) -> i32 {
+        let empty = !(player | opponent);
+        match empty.count_ones() {
+            0 => return Self::final_score(player, opponent),
+            1 => return self.solve_1(player, opponent, empty.trailing_zeros() as u8),
+            _ => {}
+        }
+        self.nodes += 1;
+        let odd = odd_quadrants(empty);
+        let mut best = -INF;
+        let mut any = false;
+        for parity_class in [empty & odd, empty & !odd] {
+            for class in SQUARE_ORDER {
+                for x in Bits(parity_class & class) {
+                    let f = flips(player, opponent, x);
+                    if f == 0 {
+                        continue;
+                    }
+                    any = true;
+                    let child_player = opponent ^ f;
+                    let child_opponent = player ^ f ^ (1u64 << x);
+                    let rest = empty & !(1u64 << x);
+                    let score = if rest.count_ones() == 1 {
+                        -self.solve_1(child_player, child_opponent, rest.trailing_zeros() as u8)
+                    } else {
+                        -self.shallow(child_player, child_opponent, -alpha - 1, false)
+                    };
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if !any {
+            if passed {
+                // Neither side can move: the game is over.
+                return Self::final_score(player, opponent);
+            }
+            return -self.shallow(opponent, player, -alpha - 1, true);
+        }
+        best
+    }
+
+    /// Null-window search: is the score above `alpha`? Fail-soft.
+    fn nws(&mut self, board: Board, alpha: i32, passed: bool) -> i32 {
+        let empties = board.empties();
+        if empties <= SHALLOW {
+            return self.shallow(board.player, board.opponent, alpha, passed);
+        }
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+
+        // Stability cutoff: discs that can never be lost bound the score.
+        if let Some(upper) = self.stability_bound(&board, alpha)
+            && upper <= alpha
+        {
+            return upper;
+        }
+
+        let key = self.key(&board);
+        let mut hash_move = NO_MOVE;
+        if let Some(hit) = self.tt.probe(key) {
+            hash_move = hit.mv;
+            if hit.to_end {
+                let score = hit.score / DISC;
+                match hit.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score > alpha => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+
+        let moves = board.moves();
+        if moves == 0 {
+            if passed {
+                return Self::final_score(board.player, board.opponent);
+            }
+            return -self.nws(board.pass(), -alpha - 1, true);
+        }
+
+        let mut list = self.order(&board, moves, hash_move);
+        // Enhanced transposition cutoff: a child already known to be bad enough
+        // for the opponent refutes this node without searching.
+        let etc = if empties >= ETC_EMPTIES { list.len } else { 0 };
+        for item in &list.items[..etc] {
+            if let Some(hit) = self.tt.probe(self.key(&item.child))
+                && hit.to_end
+                && matches!(hit.bound, Bound::Exact | Bound::Upper)
+                && -(hit.score / DISC) > alpha
+            {
+                let score = -(hit.score / DISC);
+                self.tt.store(
+                    key,
+                    empties as u8,
+                    true,
+                    Bound::Lower,
+                    score * DISC,
+                    item.square,
+                );
+                return score;
+            }
+        }
+
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        while let Some(item) = list.next() {
+            let score = -self.nws(item.child, -alpha - 1, false);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = item.square;
+                if score > alpha {
+                    break;
+                }
+            }
+        }
+        let bound = if best > alpha {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, empties as u8, true, bound, best * DISC, best_move);
+        best
+    }
+
+    /// Principal-variation search: the exact score inside `(alpha, beta)`.
+    fn pvs(&mut self, board: Board, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+        if beta - alpha <= 1 {
+            return self.nws(board, alpha, passed);
+        }
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let empties = board.empties();
+        if empties == 0 {
+            return Self::final_score(board.player, board.opponent);
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            if passed {
+                return Self::final_score(board.player, board.opponent);
+            }
+            return -self.pvs(board.pass(), -beta, -alpha, true);
+        }
+        if empties == 1 {
+            let x = board.empty().trailing_zeros() as u8;
+            return self.solve_1(board.player, board.opponent, x);
+        }
+        let key = self.key(&board);
+        let hash_move = self.tt.probe(key).map_or(NO_MOVE, |h| h.mv);
+        let alpha_in = alpha;
+        let mut list = self.order(&board, moves, hash_move);
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let mut first = true;
+        while let Some(item) = list.next() {
+            let score = if first {
+                -self.pvs(item.child, -beta, -alpha, false)
+            } else {
+                let s = -self.nws(item.child, -alpha - 1, false);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.pvs(item.child, -beta, -alpha, false)
+                } else {
+                    s
+                }
+            };
+            first = false;
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = item.square;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_in {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, empties as u8, true, bound, best * DISC, best_move);
+        best
+    }
+
+    /// An upper bound on the score from the discs that can never change colour,
+    /// computed only when it might be low enough to cut.
+    #[inline]
+    fn stability_bound(&self, board: &Board, alpha: i32) -> Option<i32> {
+        // Standard rules: the opponent keeps its stable discs; reversed rules:
+        // the side to move is stuck with its own.
+        let (burden_side, other) = if REVERSED {
+            (board.player, board.opponent)
+        } else {
+            (board.opponent, board.player)
+        };
+        if 64 - 2 * (burden_side.count_ones() as i32) > alpha {
+            return None;
+        }
+        let stable = stable_discs(burden_side, other).count_ones() as i32;
+        Some(64 - 2 * stable)
+    }
+
+    /// The moves of `board` with their children, best first: the hash move, then
+    /// by a shallow evaluation search far from the end, else fastest first.
+    fn order(&mut self, board: &Board, moves: u64, hash_move: u8) -> MoveList {
+        let mut list = MoveList::default();
+        let empties = board.empties();
+        let odd = odd_quadrants(board.empty());
+        for x in Bits(moves) {
+            let sq = Square::new(x).expect("bit index");
+            let child = board.play_unchecked(sq);
+            let key = if x == hash_move {
+                i32::MAX
+            } else {
+                // Fastest first: few replies (corners count double), few
+                // squares the opponent may reach later, the odd regions.
+                let replies = child.moves();
+                let mut key = -(replies.count_ones() as i32) * W_MOBILITY
+                    - ((replies & CORNERS).count_ones() as i32) * W_MOBILITY
+                    - potential_moves(child.opponent, child.empty()).count_ones() as i32
+                        * W_POTENTIAL;
+                if (1u64 << x) & odd != 0 {
+                    key += W_PARITY;
+                }
+                if empties >= EVAL_ORDER_EMPTIES {
+                    // Far from the end: a shallow evaluation search of the child.
+                    let depth = sort_depth(empties);
+                    let value = -self.midgame(child, depth, -INF * DISC, INF * DISC) / DISC;
+                    key += value * W_VALUE;
+                }
+                key
+            };
+            list.push(Item {
+                square: x,
+                child,
+                key,
+            });
+        }
+        list
+    }
+
+    /// A small alpha-beta over the evaluation (no table), for move ordering.
+    fn midgame(&mut self, board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return self.eval.evaluate(&Othello(board));
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            if board.opponent_moves() == 0 {
+                return Self::final_score(board.player, board.opponent) * DISC;
+            }
+            return -self.midgame(board.pass(), depth, -beta, -alpha);
+        }
+        let mut best = -INF * DISC;
+        for x in Bits(moves) {
+            self.nodes += 1;
+            let child = board.play_unchecked(Square::new(x).expect("bit index"));
+            let score = -self.midgame(child, depth - 1, -beta, -alpha);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The exact score of `board` within `(alpha, beta)` (fail-soft outside).
+    pub fn solve(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
+        self.pvs(board, alpha, beta, false)
+    }
+
+    /// The principal variation stored in the table from `board`, as far as it goes.
+    pub fn pv(&self, board: Board) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut b = board;
+        for _ in 0..64 {
+            if b.moves() == 0 {
+                if b.opponent_moves() == 0 {
+                    break;
+                }
+                pv.push(Move::Pass);
+                b = b.pass();
+                continue;
+            }
+            let Some(hit) = self.tt.probe(self.key(&b)) else {
+                break;
+            };
+            let Some(sq) = Square::new(hit.mv) else { break };
+            if b.moves() & sq.bit() == 0 {
+                break;
+            }
+            pv.push(Move::Play(sq));
+            b = b.play_unchecked(sq);
+        }
+        pv
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Item {
+    square: u8,
+    child: Board,
+    key: i32,
+}
+
+/// A fixed-capacity move list (64 holds the moves of any board).
+struct MoveList {
+    items: [Item; 64],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList {
+            items: [Item {
+                square: 0,
+                child: Board::new(0, 0),
+                key: 0,
+            }; 64],
+            len: 0,
+        }
+    }
+}
+
+impl MoveList {
+    #[inline]
+    fn push(&mut self, item: Item) {
+        self.items[self.len] = item;
+        self.len += 1;
+    }
+
+    /// Takes the remaining item with the highest key.
+    #[inline]
+    fn next(&mut self) -> Option<Item> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut best = 0;
+        for i in 1..self.len {
+            if self.items[i].key > self.items[best].key {
+                best = i;
+            }
+        }
+        let item = self.items[best];
+        self.len -= 1;
+        self.items[best] = self.items[self.len];
+        Some(item)
+    }
+}
+
+impl<const REVERSED: bool> super::Solvable for Othello<REVERSED> {
+    fn solve_exact<E: Evaluator<Self>>(
+        state: &Self,
+        eval: &E,
+        context: &mut super::SolveContext<'_>,
+    ) -> Option<(i32, Vec<Move>)> {
+        let mut solver = Solver::<REVERSED, E>::new(
+            context.tt,
+            eval,
+            context.stop,
+            context.deadline,
+            context.node_limit.map(|n| n.saturating_sub(context.nodes)),
+            context.salt,
+        );
+        let score = solver.solve(state.0, -INF, INF);
+        context.nodes += solver.nodes;
+        context.aborted = solver.aborted;
+        let pv = if solver.aborted {
+            Vec::new()
+        } else {
+            solver.pv(state.0)
+        };
+        Some((score * DISC, pv))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::handmade::HandmadeEval;
+    use crate::game::Game;
+    use crate::obf;
+    use crate::rng::Rng;
+
+    fn minimax<const R: bool>(g: &Othello<R>) -> i32 {
+        let moves = g.legal_moves();
+        if moves.len() == 0 {
+            return g.final_score();
+        }
+        moves.map(|m| -minimax(&g.play_unchecked(m))).max().unwrap()
+    }
+
+    fn solve<const R: bool>(board: Board) -> i32
+    where
+        HandmadeEval<R>: Evaluator<Othello<R>>,
+    {
+        let mut tt = TranspositionTable::new(4);
+        let stop = AtomicBool::new(false);
+        let eval = HandmadeEval::<R>;
+        let mut solver = Solver::<R, _>::new(&mut tt, &eval, &stop, None, None, 1);
+        solver.solve(board, -INF, INF)
+    }
+
+    /// Random endgames with up to 10 empties, both rules, against plain minimax.
+    #[test]
+    fn matches_minimax_on_small_endgames() {
+        let mut rng = Rng::new(2024);
+        let mut checked = 0;
+        while checked < 120 {
+            let mut g = Othello::<false>::start();
+            let stop_at = 4 + rng.below(7) as u32;
+            while g.empties() > stop_at {
+                match rng.legal_move(&g) {
+                    Some(m) => g = g.play_unchecked(m),
+                    None => break,
+                }
+            }
+            let b = g.0;
+            assert_eq!(solve::<false>(b), minimax(&Othello::<false>(b)), "{b:?}");
+            assert_eq!(solve::<true>(b), minimax(&Othello::<true>(b)), "{b:?}");
+            checked += 1;
+        }
+    }
+
+    #[test]
+    fn ffo_1_to_19_best_scores() {
+        let text = include_str!("../../data/obf/fforum-1-19.obf");
+        for problem in obf::parse(text).unwrap().iter().take(5) {
+            let b = problem.position.state().0;
+            assert_eq!(Some(solve::<false>(b)), problem.best_score(), "{problem}");
+        }
+    }
+}
