@@ -1,9 +1,11 @@
 //! Command-line front: parses arguments with `clap` and hands each sub-command to
 //! its own module. Everything here writes human-readable text; the protocols own
-//! stdout only when the engine runs.
+//! stdout only when the engine runs. `orca play` is the interactive one: a game
+//! against Orca at the terminal.
 
 mod bench;
 mod perft;
+mod play;
 
 use std::sync::Arc;
 
@@ -25,6 +27,9 @@ enum Command {
     /// Search a fixed set of positions: node-count signature and speed;
     /// `bench timing` measures punctuality through the protocol.
     Bench(bench::BenchArgs),
+    /// Play a game against Orca in the terminal (or two people, or watch Orca
+    /// play itself).
+    Play(play::PlayArgs),
     /// Run the engine over UGI on stdin/stdout (also what plain `orca` does).
     Ugi,
 }
@@ -34,6 +39,7 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Play(args)) => play::run(&args),
         None | Some(Command::Ugi) => {
             let stdin = std::io::stdin();
             orca::protocol::ugi::run(
