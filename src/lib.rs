@@ -2,7 +2,8 @@
 //!
 //! The crate is laid out by concern, after the engines the field holds up:
 //! [`game`] holds the rules on bitboards and their notation, [`obf`] reads endgame
-//! problem files, and [`perft`] counts move-generation leaves.
+//! problem files, [`perft`] counts move-generation leaves, and [`play`] is the
+//! game flow of `orca play`, a person's game against Orca in the terminal.
 
 pub mod bench;
 pub mod engine;
@@ -11,6 +12,7 @@ pub mod game;
 pub mod ggf;
 pub mod obf;
 pub mod perft;
+pub mod play;
 pub mod protocol;
 pub mod rng;
 pub mod search;

@@ -1,9 +1,11 @@
 //! Command-line front: parses arguments with `clap` and hands each sub-command to
 //! its own module. Everything here writes human-readable text; the protocols own
-//! stdout only when the engine runs.
+//! stdout only when the engine runs. `orca play` is the interactive one: a game
+//! against Orca at the terminal.
 
 mod bench;
 mod perft;
+mod play;
 mod solve;
 
 use std::sync::Arc;
@@ -28,6 +30,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Solve the positions of an OBF file exactly and compare with its scores.
     Solve(solve::SolveArgs),
+    /// Play a game against Orca in the terminal (or two people, or watch Orca
+    /// play itself).
+    Play(play::PlayArgs),
     /// Run the engine over UGI on stdin/stdout (also what plain `orca` does).
     Ugi,
 }
@@ -38,6 +43,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Solve(args)) => solve::run(&args),
+        Some(Command::Play(args)) => play::run(&args),
         None | Some(Command::Ugi) => {
             let stdin = std::io::stdin();
             orca::protocol::ugi::run(
