@@ -12,55 +12,65 @@ const ROW_1: u64 = 0x0000_0000_0000_00FF;
 const ROW_8: u64 = 0xFF00_0000_0000_0000;
 const BORDER: u64 = FILE_A | FILE_H | ROW_1 | ROW_8;
 
-/// The 15 diagonals in each direction, for the full-line test.
-struct Diagonals {
-    down_right: [u64; 15],
-    down_left: [u64; 15],
-}
-
-const fn build_diagonals() -> Diagonals {
-    let mut d = Diagonals {
-        down_right: [0; 15],
-        down_left: [0; 15],
-    };
+/// Squares from which `k` steps of (`dr`, `dc`) stay on the board.
+const fn reach(dr: i32, dc: i32, k: i32) -> u64 {
+    let mut mask = 0u64;
     let mut sq = 0;
     while sq < 64 {
-        let (r, c) = (sq / 8, sq % 8);
-        d.down_right[7 + c - r] |= 1 << sq;
-        d.down_left[r + c] |= 1 << sq;
+        let (r, c) = (sq / 8 + dr * k, sq % 8 + dc * k);
+        if r >= 0 && r < 8 && c >= 0 && c < 8 {
+            mask |= 1u64 << sq;
+        }
         sq += 1;
     }
-    d
+    mask
 }
 
-static DIAGONALS: Diagonals = build_diagonals();
+/// `[k]`: the reach masks for 1, 2 and 4 steps.
+const fn reaches(dr: i32, dc: i32) -> [u64; 3] {
+    [reach(dr, dc, 1), reach(dr, dc, 2), reach(dr, dc, 4)]
+}
+
+const DOWN_RIGHT: [u64; 3] = reaches(1, 1);
+const UP_LEFT: [u64; 3] = reaches(-1, -1);
+const DOWN_LEFT: [u64; 3] = reaches(1, -1);
+const UP_RIGHT: [u64; 3] = reaches(-1, 1);
+
+/// Squares whose ray in one direction is fully occupied up to the edge: the
+/// ray is doubled three times (1, 2, 4 squares further), treating squares
+/// beyond the edge as occupied. `step` is the bit distance of one step
+/// (positive towards higher indices), `reach[k]` the squares that can take
+/// 2^k steps.
+#[inline]
+fn ray_full(occupied: u64, step: i32, reach: &[u64; 3]) -> u64 {
+    let shift = |v: u64, k: usize| {
+        let moved = if step > 0 {
+            v >> (step as u32 * (1 << k))
+        } else {
+            v << ((-step) as u32 * (1 << k))
+        };
+        (moved & reach[k]) | !reach[k]
+    };
+    let mut full = occupied & shift(occupied, 0);
+    full &= shift(full, 1);
+    full & shift(full, 2)
+}
 
 /// Squares whose line is full along each axis: (horizontal, vertical, a1-h8
 /// diagonals, h1-a8 diagonals).
 #[inline]
 pub fn full_lines(occupied: u64) -> (u64, u64, u64, u64) {
-    let mut horizontal = 0;
-    for row in 0..8 {
-        let line = ROW_1 << (8 * row);
-        if occupied & line == line {
-            horizontal |= line;
-        }
-    }
+    // A row is full when its byte is: fold each byte onto its lowest bit.
+    let mut rows = occupied & (occupied >> 4);
+    rows &= rows >> 2;
+    rows &= rows >> 1;
+    let horizontal = (rows & FILE_A).wrapping_mul(0xFF);
     let mut columns = occupied & (occupied >> 32);
     columns &= columns >> 16;
     columns &= columns >> 8;
     let vertical = (columns & 0xFF).wrapping_mul(FILE_A);
-    let (mut down_right, mut down_left) = (0, 0);
-    for i in 0..15 {
-        let a = DIAGONALS.down_right[i];
-        if occupied & a == a {
-            down_right |= a;
-        }
-        let b = DIAGONALS.down_left[i];
-        if occupied & b == b {
-            down_left |= b;
-        }
-    }
+    let down_right = ray_full(occupied, 9, &DOWN_RIGHT) & ray_full(occupied, -9, &UP_LEFT);
+    let down_left = ray_full(occupied, 7, &DOWN_LEFT) & ray_full(occupied, -7, &UP_RIGHT);
     (horizontal, vertical, down_right, down_left)
 }
 
@@ -100,6 +110,40 @@ mod tests {
     use super::*;
     use crate::game::{Position, StandardOthello};
     use crate::rng::Rng;
+
+    /// The full-line masks against a square-by-square walk of each line.
+    #[test]
+    fn full_lines_match_naive() {
+        let naive = |occ: u64, dr: i32, dc: i32| {
+            let mut out = 0u64;
+            for sq in 0..64i32 {
+                let mut full = true;
+                for sign in [-1, 1] {
+                    let (mut r, mut c) = (sq / 8, sq % 8);
+                    while (0..8).contains(&r) && (0..8).contains(&c) {
+                        full &= occ >> (r * 8 + c) & 1 == 1;
+                        r += sign * dr;
+                        c += sign * dc;
+                    }
+                }
+                if full {
+                    out |= 1 << sq;
+                }
+            }
+            out
+        };
+        let mut rng = Rng::new(3);
+        for i in 0..3000 {
+            // Dense boards, where full lines occur.
+            let occ =
+                rng.next_u64() | rng.next_u64() | rng.next_u64() | if i % 7 == 0 { !0 } else { 0 };
+            let (h, v, dr, dl) = full_lines(occ);
+            assert_eq!(h, naive(occ, 0, 1), "{occ:x}");
+            assert_eq!(v, naive(occ, 1, 0), "{occ:x}");
+            assert_eq!(dr, naive(occ, 1, 1), "{occ:x}");
+            assert_eq!(dl, naive(occ, 1, -1), "{occ:x}");
+        }
+    }
 
     #[test]
     fn corners_and_edges() {

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::ordering::MoveList;
-use super::tt::{Bound, NO_MOVE, TranspositionTable};
+use super::tt::{NO_MOVE, TranspositionTable, bounds};
 use crate::eval::{DISC, Evaluator};
 use crate::game::Game;
 
@@ -169,15 +169,11 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let mut hash_move = NO_MOVE;
         if let Some(hit) = self.tt.probe(key) {
             hash_move = hit.mv;
-            if !pv_node && (hit.to_end || (!to_end && hit.depth >= stored_depth)) {
-                let cut = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => hit.score >= beta,
-                    Bound::Upper => hit.score <= alpha,
-                };
-                if cut {
-                    return hit.score;
-                }
+            if !pv_node
+                && (hit.to_end || (!to_end && hit.depth >= stored_depth))
+                && let Some(score) = hit.cutoff(alpha, beta)
+            {
+                return score;
             }
         }
 
@@ -217,15 +213,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
         self.lists[ply] = list;
 
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_in {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let (lower, upper) = bounds(best, alpha_in, beta);
         self.tt
-            .store(key, stored_depth, to_end, bound, best, best_move);
+            .store(key, stored_depth, to_end, lower, upper, best_move);
         best
     }
 }

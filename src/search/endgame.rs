@@ -17,7 +17,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::tt::{Bound, NO_MOVE, TranspositionTable};
+use super::tt::{NO_MOVE, NO_UPPER, TranspositionTable, bounds};
 use crate::eval::stability::stable_discs;
 use crate::eval::{DISC, Evaluator};
 use crate::game::bitboard::{Bits, CORNERS};
@@ -58,14 +58,28 @@ const QUADRANTS: [u64; 4] = [
 /// A score beyond every final score (in discs).
 const INF: i32 = 65;
 
-/// Squares in the order the shallow search tries them within a parity class:
-/// corners, then A/B edge squares, centre, C squares, X squares last.
-const SQUARE_ORDER: [u64; 4] = [
-    CORNERS,
-    0x3C3C_FFFF_FFFF_3C3C & !CORNERS & !0x4281_0000_0000_8142,
-    0x4281_0000_0000_8142,
-    0x0042_0000_0000_4200,
-];
+/// The squares around each square: a move must touch an opponent disc.
+const NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (nr, nc) = (r + dr, c + dc);
+                if (dr != 0 || dc != 0) && nr >= 0 && nr < 8 && nc >= 0 && nc < 8 {
+                    table[sq] |= 1u64 << (nr * 8 + nc);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    table
+};
 
 /// Empty squares next to `discs`: where the other side may one day play.
 #[inline]
@@ -202,45 +216,91 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         if REVERSED { -standard } else { standard }
     }
 
+    /// The score with two empty squares `x1`, `x2` left (null window above `alpha`).
+    #[inline]
+    fn solve_2(&mut self, player: u64, opponent: u64, alpha: i32, x1: u8, x2: u8) -> i32 {
+        self.nodes += 1;
+        let mut best = -INF;
+        if NEIGHBOURS[x1 as usize] & opponent != 0 {
+            let f = flips(player, opponent, x1);
+            if f != 0 {
+                best = -self.solve_1(opponent ^ f, player ^ f ^ (1u64 << x1), x2);
+                if best > alpha {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOURS[x2 as usize] & opponent != 0 {
+            let f = flips(player, opponent, x2);
+            if f != 0 {
+                return best.max(-self.solve_1(opponent ^ f, player ^ f ^ (1u64 << x2), x1));
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        // The side to move must pass; the opponent tries the same two squares.
+        let mut best = INF;
+        for (x, other) in [(x1, x2), (x2, x1)] {
+            if NEIGHBOURS[x as usize] & player != 0 {
+                let f = flips(opponent, player, x);
+                if f != 0 {
+                    best = best.min(self.solve_1(player ^ f, opponent ^ f ^ (1u64 << x), other));
+                    if best <= alpha {
+                        return best;
+                    }
+                }
+            }
+        }
+        if best < INF {
+            best
+        } else {
+            Self::final_score(player, opponent)
+        }
+    }
+
     /// Null-window search of a position with few empties: no table, squares
-    /// tried directly in parity order. Fail-soft.
+    /// tried directly, those of odd quadrants first (parity). Fail-soft.
     fn shallow(&mut self, player: u64, opponent: u64, alpha: i32, passed: bool) -> i32 {
         let empty = !(player | opponent);
         match empty.count_ones() {
             0 => return Self::final_score(player, opponent),
             1 => return self.solve_1(player, opponent, empty.trailing_zeros() as u8),
+            2 => {
+                let x1 = empty.trailing_zeros() as u8;
+                let x2 = (63 - empty.leading_zeros()) as u8;
+                return self.solve_2(player, opponent, alpha, x1, x2);
+            }
             _ => {}
         }
         self.nodes += 1;
+        if let Some(upper) = self.stability_bound(&Board::new(player, opponent), alpha)
+            && upper <= alpha
+        {
+            return upper;
+        }
         let odd = odd_quadrants(empty);
         let mut best = -INF;
-        let mut any = false;
         for parity_class in [empty & odd, empty & !odd] {
-            for class in SQUARE_ORDER {
-                for x in Bits(parity_class & class) {
-                    let f = flips(player, opponent, x);
-                    if f == 0 {
-                        continue;
-                    }
-                    any = true;
-                    let child_player = opponent ^ f;
-                    let child_opponent = player ^ f ^ (1u64 << x);
-                    let rest = empty & !(1u64 << x);
-                    let score = if rest.count_ones() == 1 {
-                        -self.solve_1(child_player, child_opponent, rest.trailing_zeros() as u8)
-                    } else {
-                        -self.shallow(child_player, child_opponent, -alpha - 1, false)
-                    };
-                    if score > best {
-                        best = score;
-                        if score > alpha {
-                            return best;
-                        }
+            for x in Bits(parity_class) {
+                if NEIGHBOURS[x as usize] & opponent == 0 {
+                    continue;
+                }
+                let f = flips(player, opponent, x);
+                if f == 0 {
+                    continue;
+                }
+                let score =
+                    -self.shallow(opponent ^ f, player ^ f ^ (1u64 << x), -alpha - 1, false);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        return best;
                     }
                 }
             }
         }
-        if !any {
+        if best == -INF {
             if passed {
                 // Neither side can move: the game is over.
                 return Self::final_score(player, opponent);
@@ -272,14 +332,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let mut hash_move = NO_MOVE;
         if let Some(hit) = self.tt.probe(key) {
             hash_move = hit.mv;
-            if hit.to_end {
-                let score = hit.score / DISC;
-                match hit.bound {
-                    Bound::Exact => return score,
-                    Bound::Lower if score > alpha => return score,
-                    Bound::Upper if score <= alpha => return score,
-                    _ => {}
-                }
+            if hit.to_end
+                && let Some(score) = hit.cutoff(alpha * DISC, (alpha + 1) * DISC)
+            {
+                return score / DISC;
             }
         }
 
@@ -298,18 +354,11 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         for item in &list.items[..etc] {
             if let Some(hit) = self.tt.probe(self.key(&item.child))
                 && hit.to_end
-                && matches!(hit.bound, Bound::Exact | Bound::Upper)
-                && -(hit.score / DISC) > alpha
+                && hit.upper != NO_UPPER
+                && -(hit.upper / DISC) > alpha
             {
-                let score = -(hit.score / DISC);
-                self.tt.store(
-                    key,
-                    empties as u8,
-                    true,
-                    Bound::Lower,
-                    score * DISC,
-                    item.square,
-                );
+                let score = -(hit.upper / DISC);
+                self.store(key, empties, score, alpha, alpha + 1, item.square);
                 return score;
             }
         }
@@ -329,13 +378,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 }
             }
         }
-        let bound = if best > alpha {
-            Bound::Lower
-        } else {
-            Bound::Upper
-        };
-        self.tt
-            .store(key, empties as u8, true, bound, best * DISC, best_move);
+        self.store(key, empties, best, alpha, alpha + 1, best_move);
         best
     }
 
@@ -396,16 +439,16 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_in {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt
-            .store(key, empties as u8, true, bound, best * DISC, best_move);
+        self.store(key, empties, best, alpha_in, beta, best_move);
         best
+    }
+
+    /// Records in the table what a search of window `(alpha, beta)` that
+    /// returned `best` proved, in the table's units.
+    #[inline]
+    fn store(&mut self, key: u64, empties: u32, best: i32, alpha: i32, beta: i32, mv: u8) {
+        let (lower, upper) = bounds(best * DISC, alpha * DISC, beta * DISC);
+        self.tt.store(key, empties as u8, true, lower, upper, mv);
     }
 
     /// An upper bound on the score from the discs that can never change colour,

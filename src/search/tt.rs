@@ -3,53 +3,90 @@
 //! Othello transposes constantly (the same discs arise from many move orders), and
 //! iterative deepening re-searches the same tree one ply deeper each time, so the
 //! table both saves work and supplies the best move to try first. Entries keep a
-//! bound (exact, lower, upper), the depth searched, the best move and an age; a
-//! bucket of four entries fills one 64-byte cache line.
+//! lower and an upper bound of the value (null-window searches at different
+//! windows narrow them in turn), the depth searched, the best move and an age;
+//! a bucket of four entries fills one 64-byte cache line.
 
 use std::mem::size_of;
-
-/// What a stored score means.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The true value.
-    Exact,
-    /// The true value is at least the score (the search failed high).
-    Lower,
-    /// The true value is at most the score (the search failed low).
-    Upper,
-}
 
 /// The move code stored when a node has no best move.
 pub const NO_MOVE: u8 = u8::MAX;
 
-/// What a probe returns.
+/// What is known of a node: its value lies in `lower..=upper`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hit {
-    /// Score in the search's units.
-    pub score: i32,
+    /// The value is at least this (`i16::MIN` when nothing is known).
+    pub lower: i32,
+    /// The value is at most this (`i16::MAX` when nothing is known).
+    pub upper: i32,
     /// Depth of the search that produced it (the empties, for a search to the end).
     pub depth: u8,
-    /// The search saw every line to the end of the game: the bound is exact
+    /// The search saw every line to the end of the game: the bounds are exact
     /// knowledge, valid for a request of any depth.
     pub to_end: bool,
-    /// Meaning of the score.
-    pub bound: Bound,
     /// Best move code, or [`NO_MOVE`].
     pub mv: u8,
+}
+
+/// The smallest storable score: "no lower bound".
+pub const NO_LOWER: i32 = i16::MIN as i32;
+/// The largest storable score: "no upper bound".
+pub const NO_UPPER: i32 = i16::MAX as i32;
+
+impl Hit {
+    /// The score to return at once for a search in the window `(alpha, beta)`,
+    /// when the stored bounds already decide it.
+    #[inline]
+    pub fn cutoff(&self, alpha: i32, beta: i32) -> Option<i32> {
+        if self.lower >= beta || self.lower == self.upper {
+            Some(self.lower)
+        } else if self.upper <= alpha {
+            Some(self.upper)
+        } else {
+            None
+        }
+    }
+}
+
+/// The bounds a fail-soft search of window `(alpha, beta)` proved by returning
+/// `best`: a lower bound when it failed high, an upper bound when it failed low,
+/// the exact value in between.
+#[inline]
+pub fn bounds(best: i32, alpha: i32, beta: i32) -> (i32, i32) {
+    if best >= beta {
+        (best, NO_UPPER)
+    } else if best > alpha {
+        (best, best)
+    } else {
+        (NO_LOWER, best)
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 struct Entry {
     key: u64,
-    score: i16,
+    lower: i16,
+    upper: i16,
     depth: u8,
     mv: u8,
-    /// Bound in the low two bits (0 = empty slot), age in the rest.
-    bound_age: u8,
+    /// Search generation plus one (0 = empty slot).
+    age: u8,
     /// 1 when the result was searched to the end of the game.
     to_end: u8,
-    _pad: [u8; 2],
+}
+
+impl Entry {
+    /// How much work the entry stands for, for replacement.
+    fn worth(&self, age: u8) -> i32 {
+        let stale = i32::from(age.wrapping_sub(self.age) & 0x7F);
+        i32::from(self.depth) - 8 * stale
+    }
+
+    /// Whether a result of (`depth`, `to_end`) is at least as deep as this entry.
+    fn covered_by(&self, depth: u8, to_end: bool) -> bool {
+        to_end || (self.to_end == 0 && depth >= self.depth)
+    }
 }
 
 const BUCKET: usize = 4;
@@ -61,7 +98,12 @@ struct Bucket([Entry; BUCKET]);
 /// A fixed-size table of [`Hit`]s, sized in megabytes.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
+    /// Current search generation plus one, never 0.
     age: u8,
+}
+
+fn clamp16(score: i32) -> i16 {
+    score.clamp(NO_LOWER, NO_UPPER) as i16
 }
 
 impl TranspositionTable {
@@ -73,7 +115,7 @@ impl TranspositionTable {
         let count = 1usize << (usize::BITS - 1 - count.leading_zeros());
         TranspositionTable {
             buckets: vec![Bucket::default(); count],
-            age: 0,
+            age: 1,
         }
     }
 
@@ -85,96 +127,98 @@ impl TranspositionTable {
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
         self.buckets.fill(Bucket::default());
-        self.age = 0;
+        self.age = 1;
     }
 
     /// Marks the start of a new search, so that older entries are replaced first.
     pub fn new_search(&mut self) {
-        self.age = (self.age + 1) & 0x3F;
+        self.age = if self.age >= 0x7F { 1 } else { self.age + 1 };
     }
 
     #[inline]
     fn bucket(&self, key: u64) -> usize {
-        // High bits pick the bucket; the whole key is kept for verification.
         ((key >> 32) as usize ^ key as usize) & (self.buckets.len() - 1)
     }
 
-    /// The stored result for `key`, if any.
+    /// The stored knowledge for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let bucket = &self.buckets[self.bucket(key)];
         bucket
             .0
             .iter()
-            .find(|e| e.key == key && e.bound_age & 3 != 0)
+            .find(|e| e.key == key && e.age != 0)
             .map(|e| Hit {
-                score: i32::from(e.score),
+                lower: i32::from(e.lower),
+                upper: i32::from(e.upper),
                 depth: e.depth,
                 to_end: e.to_end != 0,
-                bound: match e.bound_age & 3 {
-                    1 => Bound::Exact,
-                    2 => Bound::Lower,
-                    _ => Bound::Upper,
-                },
                 mv: e.mv,
             })
     }
 
-    /// Stores a result, replacing the same key, else an empty slot, else the
-    /// least valuable entry (oldest, then shallowest). Searches to the end count
-    /// their `depth` as the empties they covered.
+    /// Stores that the value of `key` lies in `lower..=upper`, found by a search
+    /// of `depth` (to the end of the game if `to_end`), with best move `mv`.
+    ///
+    /// A result as deep as the stored one for the same key narrows the stored
+    /// bounds; a deeper one replaces them; a shallower one leaves them alone.
+    /// A new key takes an empty slot, else the least valuable entry (oldest, then
+    /// shallowest) of its bucket.
     #[inline]
-    pub fn store(&mut self, key: u64, depth: u8, to_end: bool, bound: Bound, score: i32, mv: u8) {
+    pub fn store(&mut self, key: u64, depth: u8, to_end: bool, lower: i32, upper: i32, mv: u8) {
         let age = self.age;
         let index = self.bucket(key);
         let bucket = &mut self.buckets[index];
+        if let Some(e) = bucket.0.iter_mut().find(|e| e.key == key && e.age != 0) {
+            let same_depth = (e.to_end != 0) == to_end && e.depth == depth;
+            if same_depth {
+                let (l, u) = (e.lower.max(clamp16(lower)), e.upper.min(clamp16(upper)));
+                if l <= u {
+                    (e.lower, e.upper) = (l, u);
+                } else {
+                    (e.lower, e.upper) = (clamp16(lower), clamp16(upper));
+                }
+            } else if e.covered_by(depth, to_end) {
+                (e.lower, e.upper) = (clamp16(lower), clamp16(upper));
+                e.depth = depth;
+                e.to_end = u8::from(to_end);
+            }
+            if mv != NO_MOVE {
+                e.mv = mv;
+            }
+            e.age = age;
+            return;
+        }
         let mut victim = 0;
-        let mut victim_value = i32::MAX;
+        let mut victim_worth = i32::MAX;
         for (i, e) in bucket.0.iter().enumerate() {
-            if e.key == key || e.bound_age & 3 == 0 {
+            if e.age == 0 {
                 victim = i;
                 break;
             }
-            let stale = i32::from((age.wrapping_sub(e.bound_age >> 2)) & 0x3F);
-            let value = i32::from(e.depth) - 8 * stale;
-            if value < victim_value {
-                victim_value = value;
+            let worth = e.worth(age);
+            if worth < victim_worth {
+                victim_worth = worth;
                 victim = i;
             }
         }
-        let e = &mut bucket.0[victim];
-        // Keep a known best move when the new result has none.
-        let mv = if mv == NO_MOVE && e.key == key {
-            e.mv
-        } else {
-            mv
-        };
-        let bound_bits = match bound {
-            Bound::Exact => 1,
-            Bound::Lower => 2,
-            Bound::Upper => 3,
-        };
-        *e = Entry {
+        bucket.0[victim] = Entry {
             key,
-            score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+            lower: clamp16(lower),
+            upper: clamp16(upper),
             depth,
             mv,
-            bound_age: bound_bits | (age << 2),
+            age,
             to_end: u8::from(to_end),
-            _pad: [0; 2],
         };
     }
 
-    /// Permille of the sampled entries used by the current search, as UCI's hashfull.
+    /// Permille of the sampled entries written by the current search, as UCI's hashfull.
     pub fn hashfull(&self) -> u32 {
         let sample = self.buckets.len().min(250);
         let used: usize = self.buckets[..sample]
             .iter()
-            .map(|b| {
-                b.0.iter()
-                    .filter(|e| e.bound_age & 3 != 0 && e.bound_age >> 2 == self.age)
-                    .count()
-            })
+            .map(|b| b.0.iter().filter(|e| e.age == self.age).count())
             .sum();
         (used * 1000 / (sample * BUCKET)) as u32
     }
@@ -194,18 +238,40 @@ mod tests {
     }
 
     #[test]
-    fn store_and_probe() {
+    fn bounds_from_a_window() {
+        assert_eq!(bounds(5, 0, 5), (5, NO_UPPER));
+        assert_eq!(bounds(3, 0, 5), (3, 3));
+        assert_eq!(bounds(0, 0, 5), (NO_LOWER, 0));
+    }
+
+    #[test]
+    fn store_probe_and_narrow() {
         let mut tt = TranspositionTable::new(1);
         assert_eq!(tt.probe(42), None);
-        tt.store(42, 5, false, Bound::Lower, -123, 7);
+        tt.store(42, 5, false, -123, NO_UPPER, 7);
         let hit = tt.probe(42).unwrap();
         assert_eq!(
-            (hit.depth, hit.bound, hit.score, hit.mv),
-            (5, Bound::Lower, -123, 7)
+            (hit.depth, hit.lower, hit.upper, hit.mv),
+            (5, -123, NO_UPPER, 7)
         );
-        tt.store(42, 6, true, Bound::Exact, 10, NO_MOVE);
-        assert!(tt.probe(42).unwrap().to_end);
-        assert_eq!(tt.probe(42).unwrap().mv, 7, "best move kept");
+        assert_eq!(hit.cutoff(-200, -150), Some(-123), "fails high");
+        assert_eq!(hit.cutoff(-200, 0), None);
+        // The same depth narrows: now -123 <= v <= 10.
+        tt.store(42, 5, false, NO_LOWER, 10, NO_MOVE);
+        let hit = tt.probe(42).unwrap();
+        assert_eq!(
+            (hit.lower, hit.upper, hit.mv),
+            (-123, 10, 7),
+            "best move kept"
+        );
+        assert_eq!(hit.cutoff(10, 20), Some(10), "fails low");
+        // A shallower result does not replace it; a deeper one does.
+        tt.store(42, 3, false, 50, 50, 1);
+        assert_eq!(tt.probe(42).unwrap().lower, -123);
+        tt.store(42, 9, true, 4, 4, 2);
+        let hit = tt.probe(42).unwrap();
+        assert!(hit.to_end);
+        assert_eq!(hit.cutoff(-64, 64), Some(4));
         tt.clear();
         assert_eq!(tt.probe(42), None);
     }
@@ -217,14 +283,14 @@ mod tests {
         // Keys that share a bucket: same low bits, high half zero.
         let keys: Vec<u64> = (1..=5).map(|i| i * n).collect();
         for (i, &k) in keys.iter().take(4).enumerate() {
-            tt.store(k, 10 + i as u8, false, Bound::Exact, 0, 0);
+            tt.store(k, 10 + i as u8, false, 0, 0, 0);
         }
-        tt.store(keys[4], 20, false, Bound::Exact, 0, 0);
+        tt.store(keys[4], 20, false, 0, 0, 0);
         assert!(tt.probe(keys[0]).is_none(), "shallowest replaced");
         assert!(tt.probe(keys[4]).is_some());
         tt.new_search();
         tt.new_search();
-        tt.store(keys[0], 1, false, Bound::Exact, 0, 0);
+        tt.store(keys[0], 1, false, 0, 0, 0);
         assert!(tt.probe(keys[0]).is_some());
         assert!(tt.hashfull() > 0);
     }
