@@ -3,6 +3,7 @@
 //! stdout only when the engine runs.
 
 mod bench;
+mod frontends;
 mod perft;
 
 use std::sync::Arc;
@@ -10,7 +11,8 @@ use std::sync::Arc;
 use clap::{Parser, Subcommand};
 use orca::eval::Evaluators;
 
-/// Orca: an Othello, reversed-Othello and tic-tac-toe engine.
+/// Orca: an Othello, reversed-Othello and tic-tac-toe engine. With no
+/// sub-command it speaks UGI, NBoard or GTP, whichever the first line is in.
 #[derive(Parser, Debug)]
 #[command(name = "orca", version, about, long_about = None)]
 pub struct Cli {
@@ -25,8 +27,12 @@ enum Command {
     /// Search a fixed set of positions: node-count signature and speed;
     /// `bench timing` measures punctuality through the protocol.
     Bench(bench::BenchArgs),
-    /// Run the engine over UGI on stdin/stdout (also what plain `orca` does).
+    /// Run the engine over UGI on stdin/stdout.
     Ugi,
+    /// Run the engine over NBoard (protocol version 2), for the NBoard GUI.
+    Nboard(frontends::NboardArgs),
+    /// Run the engine over GTP (version 2, Othello coordinates), for match runners.
+    Gtp(frontends::GtpArgs),
 }
 
 /// Runs the parsed command line and returns the process exit status.
@@ -34,7 +40,9 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
-        None | Some(Command::Ugi) => {
+        Some(Command::Nboard(args)) => frontends::run_nboard(&args),
+        Some(Command::Gtp(args)) => frontends::run_gtp(&args),
+        Some(Command::Ugi) => {
             let stdin = std::io::stdin();
             orca::protocol::ugi::run(
                 &mut stdin.lock(),
@@ -42,5 +50,11 @@ pub fn run(cli: Cli) -> i32 {
                 Arc::new(Evaluators::default()),
             )
         }
+        // No sub-command: the protocol is told from the first line.
+        None => orca::protocol::detect::run(
+            Box::new(std::io::BufReader::new(std::io::stdin())),
+            orca::protocol::Output::stdout(),
+            Arc::new(Evaluators::default()),
+        ),
     }
 }
