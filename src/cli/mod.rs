@@ -4,6 +4,7 @@
 //! against Orca at the terminal.
 
 mod bench;
+mod frontends;
 mod perft;
 mod play;
 mod solve;
@@ -13,7 +14,8 @@ use std::sync::Arc;
 use clap::{Parser, Subcommand};
 use orca::eval::Evaluators;
 
-/// Orca: an Othello, reversed-Othello and tic-tac-toe engine.
+/// Orca: an Othello, reversed-Othello and tic-tac-toe engine. With no
+/// sub-command it speaks UGI, NBoard or GTP, whichever the first line is in.
 #[derive(Parser, Debug)]
 #[command(name = "orca", version, about, long_about = None)]
 pub struct Cli {
@@ -33,8 +35,12 @@ enum Command {
     /// Play a game against Orca in the terminal (or two people, or watch Orca
     /// play itself).
     Play(play::PlayArgs),
-    /// Run the engine over UGI on stdin/stdout (also what plain `orca` does).
+    /// Run the engine over UGI on stdin/stdout.
     Ugi,
+    /// Run the engine over NBoard (protocol version 2), for the NBoard GUI.
+    Nboard(frontends::NboardArgs),
+    /// Run the engine over GTP (version 2, Othello coordinates), for match runners.
+    Gtp(frontends::GtpArgs),
 }
 
 /// Runs the parsed command line and returns the process exit status.
@@ -44,7 +50,9 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Play(args)) => play::run(&args),
-        None | Some(Command::Ugi) => {
+        Some(Command::Nboard(args)) => frontends::run_nboard(&args),
+        Some(Command::Gtp(args)) => frontends::run_gtp(&args),
+        Some(Command::Ugi) => {
             let stdin = std::io::stdin();
             orca::protocol::ugi::run(
                 &mut stdin.lock(),
@@ -52,5 +60,11 @@ pub fn run(cli: Cli) -> i32 {
                 Arc::new(Evaluators::default()),
             )
         }
+        // No sub-command: the protocol is told from the first line.
+        None => orca::protocol::detect::run(
+            Box::new(std::io::BufReader::new(std::io::stdin())),
+            orca::protocol::Output::stdout(),
+            Arc::new(Evaluators::default()),
+        ),
     }
 }
