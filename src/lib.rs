@@ -18,3 +18,4 @@ pub mod rng;
 pub mod search;
 pub mod solve;
 pub mod train;
+pub mod wthor;

@@ -108,7 +108,8 @@ pub fn self_play<const R: bool, E: Evaluator<Othello<R>>>(
     let mut game = Othello::<R>::start();
     let mut to_move = Color::Black;
     let mut positions = Vec::new();
-    let random_plies = config.random_min + rng.below(u64::from(config.random_max - config.random_min + 1)) as u32;
+    let random_plies =
+        config.random_min + rng.below(u64::from(config.random_max - config.random_min + 1)) as u32;
     let mut ply = 0;
     while !game.is_over() {
         positions.push((game.0, to_move));
@@ -118,11 +119,21 @@ pub fn self_play<const R: bool, E: Evaluator<Othello<R>>>(
             rng.legal_move(&game).expect("a move exists")
         } else if game.empties() <= config.exact_empties {
             let mut solver = Solver::<R, E>::new(tt, eval, &stop, None, None, salt(R));
-            solver.best_move(game.0).expect("a running game has a best move").0
-        } else {
-            think(&game, eval, tt, &Limits::depth(config.depth), &stop, &mut |_| {})
-                .best_move
+            solver
+                .best_move(game.0)
                 .expect("a running game has a best move")
+                .0
+        } else {
+            think(
+                &game,
+                eval,
+                tt,
+                &Limits::depth(config.depth),
+                &stop,
+                &mut |_| {},
+            )
+            .best_move
+            .expect("a running game has a best move")
         };
         game = game.play_unchecked(mv);
         to_move = to_move.opposite();
