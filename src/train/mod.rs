@@ -193,8 +193,7 @@ fn samples(
         return Err(TrainError::NoData);
     }
     let total = jobs.len();
-    let results: Vec<Mutex<Option<Labelled>>> =
-        (0..total).map(|_| Mutex::new(None)).collect();
+    let results: Vec<Mutex<Option<Labelled>>> = (0..total).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let progress = Mutex::new(progress);
