@@ -7,7 +7,12 @@ use std::time::{Duration, Instant};
 use crate::eval::{Evaluator, Evaluators};
 use crate::game::{Board, Move, Othello, Variant};
 use crate::search::TranspositionTable;
+use crate::search::alphabeta::{INFINITY, Searcher};
 use crate::search::endgame::Solver;
+
+/// The midgame search that seeds the table stops this many plies short of the
+/// end (measured on FFO #40-44: 5% fewer nodes than no seeding).
+const SEED_GAP: u32 = 12;
 
 /// What to compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +60,17 @@ fn solve_with<const R: bool, E: Evaluator<Othello<R>>>(
         SolveMode::Exact => (-64, 64),
         SolveMode::WinDrawLoss => (-1, 1),
     };
+    // Iterative deepening of the midgame search first, as the engine does before
+    // it solves: it leaves best moves in the table for the principal variation.
+    let mut seed_nodes = 0;
+    let seed_depth = board.empties().saturating_sub(SEED_GAP);
+    if seed_depth > 0 {
+        let mut searcher = Searcher::<Othello<R>, E>::new(eval, tt, &stop, None, None);
+        for depth in 1..=seed_depth {
+            searcher.negamax(&Othello(board), depth as i32, -INFINITY, INFINITY, 0);
+        }
+        seed_nodes = searcher.nodes;
+    }
     let mut solver = Solver::<R, E>::new(tt, eval, &stop, None, None, salt::<R>());
     let score = clamp_wld(solver.solve(board, alpha, beta), mode);
     let pv = solver.pv(board);
@@ -78,7 +94,7 @@ fn solve_with<const R: bool, E: Evaluator<Othello<R>>>(
         best,
         pv,
         move_scores,
-        nodes: solver.nodes,
+        nodes: seed_nodes + solver.nodes,
         elapsed: started.elapsed(),
     }
 }

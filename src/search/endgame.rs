@@ -42,7 +42,7 @@ const ETC_EMPTIES: u32 = 10;
 const W_MOBILITY: i32 = 64;
 const W_POTENTIAL: i32 = 24;
 const W_PARITY: i32 = 16;
-const W_VALUE: i32 = 24;
+const W_VALUE: i32 = 64;
 
 /// How often (in nodes) the clock is read.
 const CLOCK_CHECK_INTERVAL: u64 = 4096;
@@ -331,7 +331,12 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let key = self.key(&board);
         let mut hash_move = NO_MOVE;
         if let Some(hit) = self.tt.probe(key) {
-            hash_move = hit.mv;
+            // A midgame search's best move is a poor first try for a
+            // null-window solve (fastest-first does better); only moves of
+            // searches to the end are trusted here.
+            if hit.to_end {
+                hash_move = hit.mv;
+            }
             if hit.to_end
                 && let Some(score) = hit.cutoff(alpha * DISC, (alpha + 1) * DISC)
             {
