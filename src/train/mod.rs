@@ -8,7 +8,8 @@
 //!    for positions the database lacks. Reversed Othello has no database: all
 //!    its lines are self-play under the reversed rules.
 //! 2. **Exact labels.** In the lines chosen for it, every position with at most
-//!    `exact_empties` empty squares is solved and labelled with its exact score.
+//!    `exact_empties` empty squares is solved and labelled with its exact score;
+//!    in the other lines those late positions are left out.
 //! 3. **Split.** About one line in twenty is held out for testing.
 //! 4. **Fit.** [`fit::fit`], one weight set per stage.
 
@@ -214,8 +215,9 @@ fn samples(
                             == 0;
                     let labelled = match &jobs[i] {
                         Job::Record(line, exact) => {
-                            let exact_empties = if *exact { config.line.exact_empties } else { 0 };
-                            let samples = run_label(reversed, line, exact_empties, &mut tt, test);
+                            let exact_empties = config.line.exact_empties;
+                            let samples =
+                                run_label(reversed, line, exact_empties, *exact, &mut tt, test);
                             let exact_count = if *exact {
                                 count_exact(line, exact_empties)
                             } else {
@@ -244,6 +246,7 @@ fn samples(
                                 reversed,
                                 &line,
                                 config.line.exact_empties,
+                                true,
                                 &mut tt,
                                 test,
                             );
@@ -286,13 +289,28 @@ fn run_label(
     reversed: bool,
     line: &Line,
     exact_empties: u32,
+    solve_late: bool,
     tt: &mut TranspositionTable,
     test: bool,
 ) -> Vec<Sample> {
     if reversed {
-        label::<true, _>(line, &HandmadeEval::<true>, exact_empties, tt, test)
+        label::<true, _>(
+            line,
+            &HandmadeEval::<true>,
+            exact_empties,
+            solve_late,
+            tt,
+            test,
+        )
     } else {
-        label::<false, _>(line, &HandmadeEval::<false>, exact_empties, tt, test)
+        label::<false, _>(
+            line,
+            &HandmadeEval::<false>,
+            exact_empties,
+            solve_late,
+            tt,
+            test,
+        )
     }
 }
 

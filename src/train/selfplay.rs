@@ -60,12 +60,16 @@ fn salt(reversed: bool) -> u64 {
     variant.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// Labels the positions of a line: exact scores at the end, the line's result
-/// before. `test` marks every sample as held out.
+/// Labels the positions of a line: the line's result before the last
+/// `exact_empties` squares; after them, exact scores if `solve_late`, else
+/// nothing (the result of a game is a poor label for its late positions, once
+/// a single mistake can turn it, and enough lines are solved to cover them).
+/// `test` marks every sample as held out.
 pub fn label<const R: bool, E: Evaluator<Othello<R>>>(
     line: &Line,
     eval: &E,
     exact_empties: u32,
+    solve_late: bool,
     tt: &mut TranspositionTable,
     test: bool,
 ) -> Vec<Sample> {
@@ -76,6 +80,9 @@ pub fn label<const R: bool, E: Evaluator<Othello<R>>>(
             continue;
         }
         let target = if board.empties() <= exact_empties {
+            if !solve_late {
+                continue;
+            }
             let mut solver = Solver::<R, E>::new(tt, eval, &stop, None, None, salt(R));
             solver.solve(board, -64, 64)
         } else if to_move == Color::Black {
@@ -171,7 +178,13 @@ mod tests {
         assert!(line.positions.len() >= 50);
         // Every position recorded is still being played.
         assert!(line.positions.iter().all(|(b, _)| !b.is_game_over()));
-        let samples = label::<true, _>(&line, &HandmadeEval::<true>, 10, &mut tt, false);
+        let samples = label::<true, _>(&line, &HandmadeEval::<true>, 10, true, &mut tt, false);
+        let early = label::<true, _>(&line, &HandmadeEval::<true>, 10, false, &mut tt, false);
+        assert!(
+            early
+                .iter()
+                .all(|s| (!(s.player | s.opponent)).count_ones() > 10)
+        );
         assert_eq!(samples.len(), line.positions.len());
         // The first position with at most 10 empties starts perfect play: its
         // exact score is the line's result from its side to move's view.
