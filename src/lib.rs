@@ -14,6 +14,7 @@ pub mod obf;
 pub mod perft;
 pub mod play;
 pub mod protocol;
+pub mod referee;
 pub mod rng;
 pub mod search;
 pub mod solve;

@@ -4,6 +4,8 @@
 //! against Orca at the terminal.
 
 mod bench;
+mod match_cmd;
+mod openings;
 mod perft;
 mod play;
 mod solve;
@@ -33,6 +35,11 @@ enum Command {
     /// Play a game against Orca in the terminal (or two people, or watch Orca
     /// play itself).
     Play(play::PlayArgs),
+    /// Referee a match between two engines (UGI, GTP or NBoard): every move
+    /// checked, clocks kept, results with Elo, pentanomial and SPRT, games as GGF.
+    Match(match_cmd::MatchArgs),
+    /// Make a balanced openings file for `orca match` from WTHOR games.
+    Openings(openings::OpeningsArgs),
     /// Run the engine over UGI on stdin/stdout (also what plain `orca` does).
     Ugi,
 }
@@ -44,6 +51,8 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Play(args)) => play::run(&args),
+        Some(Command::Match(args)) => match_cmd::run(&args),
+        Some(Command::Openings(args)) => openings::run(&args),
         None | Some(Command::Ugi) => {
             let stdin = std::io::stdin();
             orca::protocol::ugi::run(
