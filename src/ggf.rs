@@ -6,6 +6,10 @@
 //! (`TI` for both, `TB`/`TW` per colour, `[[h:]m:]s[/increment[/grace]]`) and the
 //! moves (`B[mv/eval/time]`, `W[...]`, pass `PA`). Written back in the same order,
 //! so a record survives a parse/print round trip.
+//!
+//! NBoard's `set game` and `move` go through here, so this module also answers
+//! what the front end needs of a record: whose move each one was (forced passes
+//! left out by the writer are put back), and how much time each side has left.
 
 use std::fmt;
 use std::str::FromStr;
@@ -91,6 +95,58 @@ impl fmt::Display for GgfClock {
     }
 }
 
+/// A move as written inside `B[...]` and in NBoard's `move` command:
+/// `square[/eval[/time]]`, the pass written `PA`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveNote {
+    /// The move.
+    pub mv: Move,
+    /// The player's evaluation, if given.
+    pub eval: Option<f64>,
+    /// Seconds the player used, if given.
+    pub seconds: Option<f64>,
+}
+
+impl FromStr for MoveNote {
+    type Err = GgfError;
+
+    /// The time may be plain seconds (`1.5`) or `[[h:]m:]s` (`1:05`).
+    fn from_str(value: &str) -> Result<MoveNote, GgfError> {
+        let bad = || GgfError::BadMove(value.to_string());
+        let mut parts = value.split('/');
+        let mv: Move = parts
+            .next()
+            .unwrap_or("")
+            .trim()
+            .parse()
+            .map_err(|_| bad())?;
+        let eval = match parts.next().map(str::trim) {
+            None | Some("") => None,
+            Some(t) => Some(
+                t.parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(bad)?,
+            ),
+        };
+        let seconds = match parts.next().map(str::trim) {
+            None | Some("") => None,
+            // Plain seconds are kept as written, so that they print back the same.
+            Some(t) if !t.contains(':') => Some(
+                t.parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite() && *v >= 0.0)
+                    .ok_or_else(bad)?,
+            ),
+            Some(t) => Some(parse_duration(t).ok_or_else(bad)?.as_secs_f64()),
+        };
+        if parts.next().is_some() {
+            return Err(bad());
+        }
+        Ok(MoveNote { mv, eval, seconds })
+    }
+}
+
 /// One move of a record, with what the player annotated.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GgfMove {
@@ -158,6 +214,14 @@ pub enum GgfError {
     BadMove(String),
     /// A move is not legal in the game.
     Illegal(LineError),
+    /// A move is written for the side that is not to move (and that side
+    /// does not have to pass).
+    WrongColor {
+        /// 1-based index of the move in the record.
+        ply: usize,
+        /// The colour the record gives.
+        written: Color,
+    },
 }
 
 impl fmt::Display for GgfError {
@@ -171,6 +235,13 @@ impl fmt::Display for GgfError {
             GgfError::BadClock(c) => write!(f, "bad clock '{c}'"),
             GgfError::BadMove(m) => write!(f, "bad move '{m}'"),
             GgfError::Illegal(e) => write!(f, "{e}"),
+            GgfError::WrongColor { ply, written } => {
+                let key = if *written == Color::Black { 'B' } else { 'W' };
+                write!(
+                    f,
+                    "move {ply} is written {key}[..] but the other side is to move"
+                )
+            }
         }
     }
 }
@@ -225,34 +296,20 @@ fn properties(body: &str) -> Result<Vec<(String, String)>, GgfError> {
     Ok(out)
 }
 
-fn parse_move(color: Color, value: &str) -> Result<GgfMove, GgfError> {
-    let bad = || GgfError::BadMove(value.to_string());
-    let mut parts = value.split('/');
-    let mv: Move = parts
-        .next()
-        .unwrap_or("")
-        .trim()
-        .parse()
-        .map_err(|_| bad())?;
-    let number = |p: Option<&str>| -> Result<Option<f64>, GgfError> {
-        match p.map(str::trim) {
-            None | Some("") => Ok(None),
-            Some(t) => t
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .map(Some)
-                .ok_or_else(bad),
+impl GgfMove {
+    /// The move `note` played by `color`.
+    pub fn new(color: Color, note: MoveNote) -> GgfMove {
+        GgfMove {
+            color,
+            mv: note.mv,
+            eval: note.eval,
+            seconds: note.seconds,
         }
-    };
-    let eval = number(parts.next())?;
-    let seconds = number(parts.next())?;
-    Ok(GgfMove {
-        color,
-        mv,
-        eval,
-        seconds,
-    })
+    }
+}
+
+fn parse_move(color: Color, value: &str) -> Result<GgfMove, GgfError> {
+    Ok(GgfMove::new(color, value.parse()?))
 }
 
 fn parse_board(value: &str, variant: Variant) -> Result<AnyPosition, GgfError> {
@@ -324,16 +381,114 @@ impl GgfGame {
             .transpose()
     }
 
-    /// The position after every move, passes inserted where a side had to pass.
+    /// The position after every move, passes inserted where a side had to pass
+    /// and the record left the pass out.
     ///
     /// # Errors
-    /// The first move that is not legal.
+    /// The first move that is not legal, or that is written for the side that
+    /// is not to move.
     pub fn position(&self) -> Result<AnyPosition, GgfError> {
-        let tokens: Vec<String> = self.moves.iter().map(|m| m.mv.to_string()).collect();
-        self.start
-            .play_line(tokens.iter().map(String::as_str))
-            .map_err(GgfError::Illegal)
+        let mut position = self.start;
+        for (i, m) in self.moves.iter().enumerate() {
+            position = play_for(position, m.color, m.mv, i + 1)?;
+        }
+        Ok(position)
     }
+
+    /// Appends a move of the side to move (after the forced pass, written out as
+    /// `PA`, when that side has no move) and returns the position after it. The
+    /// record is unchanged when the move is not legal.
+    ///
+    /// # Errors
+    /// When the record does not replay, or the move is not legal.
+    pub fn play(&mut self, note: MoveNote) -> Result<AnyPosition, GgfError> {
+        let mut position = self.position()?;
+        let mut added = Vec::new();
+        if note.mv != Move::Pass && position.must_pass() {
+            added.push(GgfMove::new(
+                position.to_move(),
+                MoveNote {
+                    mv: Move::Pass,
+                    eval: None,
+                    seconds: None,
+                },
+            ));
+            position = play_for(
+                position,
+                position.to_move(),
+                Move::Pass,
+                self.moves.len() + 1,
+            )?;
+        }
+        let mover = position.to_move();
+        position = play_for(position, mover, note.mv, self.moves.len() + added.len() + 1)?;
+        added.push(GgfMove::new(mover, note));
+        self.moves.extend(added);
+        Ok(position)
+    }
+
+    /// The time `color` has left on its clock at the end of the record: its
+    /// clock (`TB`/`TW`, else `TI`) plus one increment per move it made, minus
+    /// the seconds written on its moves. Grace time counts only once the main
+    /// time is used up. `None` when the record has no clock, or a zero one.
+    ///
+    /// # Errors
+    /// When the clock property is malformed.
+    pub fn time_left(&self, color: Color) -> Result<Option<ClockLeft>, GgfError> {
+        let Some(clock) = self.clock(color)? else {
+            return Ok(None);
+        };
+        if clock.main.is_zero() && clock.increment.is_zero() && clock.grace.is_zero() {
+            return Ok(None);
+        }
+        let own = self.moves.iter().filter(|m| m.color == color);
+        let made = own.clone().count() as u32;
+        let spent: f64 = own.filter_map(|m| m.seconds).filter(|s| *s > 0.0).sum();
+        let spent = Duration::try_from_secs_f64(spent).unwrap_or(Duration::MAX);
+        let main = clock
+            .main
+            .saturating_add(clock.increment.saturating_mul(made));
+        let remaining = match main.checked_sub(spent) {
+            Some(left) if !left.is_zero() => left,
+            _ => main.saturating_add(clock.grace).saturating_sub(spent),
+        };
+        Ok(Some(ClockLeft {
+            remaining,
+            increment: clock.increment,
+        }))
+    }
+}
+
+/// What a side has on its clock, as a front end hands it to the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockLeft {
+    /// Time left for the rest of the game (before this move's increment).
+    pub remaining: Duration,
+    /// Added after each move.
+    pub increment: Duration,
+}
+
+/// `mv` played by `color` (the `ply`-th move of the record), after the forced
+/// pass of the other side if `color` is not to move.
+fn play_for(
+    position: AnyPosition,
+    color: Color,
+    mv: Move,
+    ply: usize,
+) -> Result<AnyPosition, GgfError> {
+    let mut position = position;
+    if position.to_move() != color && !position.is_over() {
+        if !position.must_pass() {
+            return Err(GgfError::WrongColor {
+                ply,
+                written: color,
+            });
+        }
+        position = position.play_line(["pass"]).map_err(GgfError::Illegal)?;
+    }
+    position
+        .play_line([mv.to_string().as_str()])
+        .map_err(|e| GgfError::Illegal(LineError { ply, ..e }))
 }
 
 impl FromStr for GgfGame {
@@ -508,6 +663,113 @@ mod tests {
         ));
         let illegal: GgfGame = "(;GM[Othello]B[A1];)".parse().unwrap();
         assert!(matches!(illegal.position(), Err(GgfError::Illegal(_))));
+    }
+
+    #[test]
+    fn move_notes_and_nboard_moves() {
+        let note: MoveNote = "F5/-1.25/1:05".parse().unwrap();
+        assert_eq!(note.mv, "f5".parse::<Move>().unwrap());
+        assert_eq!(note.eval, Some(-1.25));
+        assert_eq!(note.seconds, Some(65.0));
+        assert_eq!("pa".parse::<MoveNote>().unwrap().mv, Move::Pass);
+        assert_eq!("d3//2".parse::<MoveNote>().unwrap().seconds, Some(2.0));
+        assert_eq!("d3//3.02".parse::<MoveNote>().unwrap().seconds, Some(3.02));
+        for bad in ["", "z9", "f5/x", "f5/1/-2", "f5/1/2/3", "f5/inf"] {
+            assert!(bad.parse::<MoveNote>().is_err(), "{bad}");
+        }
+
+        let mut g: GgfGame = NBOARD.parse().unwrap();
+        let before = g.clone();
+        assert!(g.play("a1".parse().unwrap()).is_err());
+        assert_eq!(g, before, "an illegal move leaves the record as it was");
+        let p = g.play("f4/0.5/2".parse().unwrap()).unwrap();
+        assert_eq!(p.to_move(), Color::Black);
+        assert_eq!(g.moves.last().unwrap().color, Color::White);
+        assert_eq!(g.position().unwrap(), p);
+    }
+
+    #[test]
+    fn forced_passes_are_written_out_and_colours_checked() {
+        let pass_board = "8 *************************************************************O*- *";
+        let mut g: GgfGame = format!("(;GM[Othello]BO[{pass_board}];)").parse().unwrap();
+        // Black must pass: white's move comes with the pass put in the record.
+        let end = g.play("H8".parse().unwrap()).unwrap();
+        assert!(end.is_over());
+        assert_eq!(g.moves.len(), 2);
+        assert_eq!(
+            (g.moves[0].color, g.moves[0].mv),
+            (Color::Black, Move::Pass)
+        );
+        assert_eq!(g.moves[1].color, Color::White);
+        assert!(g.to_string().contains("B[PA]W[H8]"), "{g}");
+
+        // A move written for the side that is not to move.
+        let wrong: GgfGame = "(;GM[Othello]W[F5];)".parse().unwrap();
+        assert_eq!(
+            wrong.position(),
+            Err(GgfError::WrongColor {
+                ply: 1,
+                written: Color::White
+            })
+        );
+        assert!(wrong.position().unwrap_err().to_string().contains("W[..]"));
+    }
+
+    #[test]
+    fn time_left_counts_moves_increments_and_grace() {
+        let g: GgfGame = NBOARD.parse().unwrap();
+        let black = g.time_left(Color::Black).unwrap().unwrap();
+        assert_eq!(black.remaining, Duration::from_secs_f64(300.0 - 1.2));
+        assert_eq!(black.increment, Duration::ZERO);
+        let white = g.time_left(Color::White).unwrap().unwrap();
+        assert_eq!(white.remaining, Duration::from_secs_f64(300.0 - 3.02));
+
+        let record = "(;GM[Othello]TB[1:00/5]TW[0:10//0:30]B[F5//20]W[F6//12]B[E6//1];)";
+        let g: GgfGame = record.parse().unwrap();
+        // Black: 60 s + 2 increments of 5 s - 21 s.
+        let black = g.time_left(Color::Black).unwrap().unwrap();
+        assert_eq!(black.remaining, Duration::from_secs(49));
+        assert_eq!(black.increment, Duration::from_secs(5));
+        // White used 12 s of a 10 s clock: 28 s of its 30 s grace are left.
+        let white = g.time_left(Color::White).unwrap().unwrap();
+        assert_eq!(white.remaining, Duration::from_secs(28));
+
+        let untimed: GgfGame = "(;GM[Othello]TI[0:00];)".parse().unwrap();
+        assert_eq!(untimed.time_left(Color::Black), Ok(None));
+        let none: GgfGame = "(;GM[Othello];)".parse().unwrap();
+        assert_eq!(none.time_left(Color::White), Ok(None));
+    }
+
+    proptest::proptest! {
+        /// Random games, played through `play` with random notes and clocks,
+        /// print and parse back to the same record and position.
+        #[test]
+        fn random_records_round_trip(seed in proptest::prelude::any::<u64>(), reversed: bool, plies in 0usize..70) {
+            let mut rng = crate::rng::Rng::new(seed);
+            let variant = if reversed { Variant::Reversed } else { Variant::Othello };
+            let mut g = GgfGame::new(AnyPosition::start(variant));
+            g.set_property("PB", "black ]\\ player");
+            g.set_property("TY", if reversed { "8a" } else { "8" });
+            g.set_property("TI", "5:00/2/0:30");
+            let mut position = g.position().unwrap();
+            for _ in 0..plies {
+                let moves = position.legal_move_names();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = &moves[rng.below(moves.len() as u64) as usize];
+                let eval = (rng.below(12_801) as f64 - 6400.0) / 100.0;
+                let seconds = rng.below(10_000) as f64 / 100.0;
+                let note = format!("{mv}/{eval}/{seconds}");
+                position = g.play(note.parse().unwrap()).unwrap();
+            }
+            let text = g.to_string();
+            let back: GgfGame = text.parse().unwrap();
+            proptest::prop_assert_eq!(&back, &g);
+            proptest::prop_assert_eq!(back.position().unwrap(), position);
+            proptest::prop_assert_eq!(back.variant(), variant);
+            proptest::prop_assert_eq!(back.to_string(), text);
+        }
     }
 
     #[test]

@@ -18,4 +18,5 @@ pub mod referee;
 pub mod rng;
 pub mod search;
 pub mod solve;
+pub mod train;
 pub mod wthor;

@@ -67,11 +67,11 @@ fn solve_with<const R: bool, E: Evaluator<Othello<R>>>(
         }
         move_scores.sort_by_key(|&(m, s)| (-s, m.code()));
     }
+    // The table's principal variation starts with the best move, except where
+    // the search answered without storing one (a single empty square).
     let best = match pv.first() {
         Some(&m) => Some(m),
-        None if board.moves() != 0 => board.move_squares().next().map(Move::Play),
-        None if board.opponent_moves() != 0 => Some(Move::Pass),
-        None => None,
+        None => solver.best_move(board).map(|(m, _)| m),
     };
     Solution {
         score,

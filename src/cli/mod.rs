@@ -4,6 +4,7 @@
 //! against Orca at the terminal.
 
 mod bench;
+mod frontends;
 mod match_cmd;
 mod openings;
 mod perft;
@@ -15,7 +16,8 @@ use std::sync::Arc;
 use clap::{Parser, Subcommand};
 use orca::eval::Evaluators;
 
-/// Orca: an Othello, reversed-Othello and tic-tac-toe engine.
+/// Orca: an Othello, reversed-Othello and tic-tac-toe engine. With no
+/// sub-command it speaks UGI, NBoard or GTP, whichever the first line is in.
 #[derive(Parser, Debug)]
 #[command(name = "orca", version, about, long_about = None)]
 pub struct Cli {
@@ -40,8 +42,12 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Make a balanced openings file for `orca match` from WTHOR games.
     Openings(openings::OpeningsArgs),
-    /// Run the engine over UGI on stdin/stdout (also what plain `orca` does).
+    /// Run the engine over UGI on stdin/stdout.
     Ugi,
+    /// Run the engine over NBoard (protocol version 2), for the NBoard GUI.
+    Nboard(frontends::NboardArgs),
+    /// Run the engine over GTP (version 2, Othello coordinates), for match runners.
+    Gtp(frontends::GtpArgs),
 }
 
 /// Runs the parsed command line and returns the process exit status.
@@ -53,7 +59,9 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Match(args)) => match_cmd::run(&args),
         Some(Command::Openings(args)) => openings::run(&args),
-        None | Some(Command::Ugi) => {
+        Some(Command::Nboard(args)) => frontends::run_nboard(&args),
+        Some(Command::Gtp(args)) => frontends::run_gtp(&args),
+        Some(Command::Ugi) => {
             let stdin = std::io::stdin();
             orca::protocol::ugi::run(
                 &mut stdin.lock(),
@@ -61,5 +69,11 @@ pub fn run(cli: Cli) -> i32 {
                 Arc::new(Evaluators::default()),
             )
         }
+        // No sub-command: the protocol is told from the first line.
+        None => orca::protocol::detect::run(
+            Box::new(std::io::BufReader::new(std::io::stdin())),
+            orca::protocol::Output::stdout(),
+            Arc::new(Evaluators::default()),
+        ),
     }
 }

@@ -6,7 +6,9 @@
 //! in. Scores are in [`DISC`] units (centi-discs) from the side to move's view.
 
 pub mod handmade;
+pub mod pattern;
 pub mod stability;
+pub mod trained;
 
 use crate::game::{AnyPosition, Game, TicTacToe};
 use handmade::HandmadeEval;

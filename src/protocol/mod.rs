@@ -1,14 +1,27 @@
 //! The text protocols Orca speaks on stdin/stdout, as thin adapters over one
-//! [`crate::engine::Engine`]: [`ugi`] (the native one).
+//! [`crate::engine::Engine`]: [`ugi`] (the native one), [`nboard`] (the Othello
+//! GUI protocol) and [`gtp`] (the match runners' protocol); [`detect`] picks one
+//! from the first line when plain `orca` is started.
 //!
 //! Shared here: a line writer that several threads can use without interleaving
-//! lines, and a line reader that survives anything stdin can send (over-long
-//! lines, invalid UTF-8, `\r\n`, EOF without a newline).
+//! lines, a line reader that survives anything stdin can send (over-long
+//! lines, invalid UTF-8, `\r\n`, EOF without a newline), and the plumbing of the
+//! front ends that answer on their own thread rather than from the engine's
+//! reporter: an engine whose reports arrive on a channel, and a reader thread.
 
+pub mod detect;
+pub mod gtp;
+pub mod nboard;
 pub mod ugi;
 
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
+use std::thread;
+
+use crossbeam_channel::{Receiver, unbounded};
+
+use crate::engine::{Engine, Report};
+use crate::eval::Evaluators;
 
 /// Longest line accepted, in bytes; longer lines are reported and skipped.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -40,6 +53,15 @@ impl Output {
             log::debug!("output closed; dropped line: {text}");
         }
     }
+}
+
+/// What the reading loop should do after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// End the session.
+    Quit,
 }
 
 /// One line of input as the protocols see it.
@@ -97,6 +119,53 @@ pub fn read_line(reader: &mut impl BufRead) -> io::Result<Option<InputLine>> {
         Ok(text) => InputLine::Text(text),
         Err(_) => InputLine::NotUtf8,
     }))
+}
+
+/// An engine whose reports are queued on a channel instead of written by the
+/// worker: the protocol thread then decides what each report becomes and in
+/// which order it goes out (GTP waits for the `Done` of `genmove`; NBoard must
+/// never let a superseded search's answer follow a `pong`).
+pub fn channel_engine(hash_mb: usize, evaluators: Arc<Evaluators>) -> (Engine, Receiver<Report>) {
+    let (sender, receiver) = unbounded();
+    let engine = Engine::start(
+        hash_mb,
+        evaluators,
+        Arc::new(move |report| {
+            // The receiver lives as long as the session; after it is gone
+            // nobody is left to tell.
+            let _ = sender.send(report);
+        }),
+    );
+    (engine, receiver)
+}
+
+/// Reads `input` on a thread of its own, so that a session can wait for a line
+/// and for the engine at the same time. Each line is sent as `Some`; the end of
+/// input (or a read error, logged) as one `None`, after which the thread ends.
+pub fn spawn_reader(mut input: Box<dyn BufRead + Send>) -> Receiver<Option<InputLine>> {
+    let (sender, receiver) = unbounded();
+    let spawned = thread::Builder::new()
+        .name("orca-stdin".into())
+        .spawn(move || {
+            loop {
+                let line = match read_line(&mut input) {
+                    Ok(line) => line,
+                    Err(e) => {
+                        log::error!("reading input failed: {e}");
+                        None
+                    }
+                };
+                let end = line.is_none();
+                if sender.send(line).is_err() || end {
+                    break;
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        // Without a reader the session can only end: it sees the input end.
+        log::error!("cannot start the input thread: {e}");
+    }
+    receiver
 }
 
 #[cfg(test)]

@@ -543,6 +543,36 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         self.pvs(board, alpha, beta, false)
     }
 
+    /// A best move of `board` and its exact score: every move is solved, each
+    /// only as far as it must be to show it is not better than the best so far.
+    /// `None` when the game is over; a forced pass is `Move::Pass`.
+    pub fn best_move(&mut self, board: Board) -> Option<(Move, i32)> {
+        let moves = board.moves();
+        if moves == 0 {
+            if board.opponent_moves() == 0 {
+                return None;
+            }
+            return Some((Move::Pass, -self.solve(board.pass(), -INF, INF)));
+        }
+        let hash_move = self.tt.probe(self.key(&board)).map_or(NO_MOVE, |h| h.mv);
+        let mut list = self.order(&board, moves, hash_move);
+        let mut best: Option<(Move, i32)> = None;
+        while let Some(item) = list.next() {
+            let alpha = best.map_or(-INF, |(_, s)| s);
+            let score = -self.solve(item.child, -INF, -alpha);
+            if self.aborted {
+                return best;
+            }
+            if best.is_none_or(|(_, s)| score > s) {
+                best = Some((
+                    Move::Play(Square::new(item.square).expect("bit index")),
+                    score,
+                ));
+            }
+        }
+        best
+    }
+
     /// The principal variation stored in the table from `board`, as far as it goes.
     pub fn pv(&self, board: Board) -> Vec<Move> {
         let mut pv = Vec::new();

@@ -16,34 +16,73 @@ pub struct Orca {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<(Instant, String)>,
+    errors: Option<Receiver<String>>,
+}
+
+/// Forwards the lines of a pipe to a channel, with the time each arrived.
+fn forward_lines(pipe: impl std::io::Read + Send + 'static) -> Receiver<(Instant, String)> {
+    let (tx, rx) = unbounded();
+    thread::spawn(move || {
+        for line in BufReader::new(pipe).lines() {
+            let Ok(line) = line else { break };
+            if tx.send((Instant::now(), line)).is_err() {
+                break;
+            }
+        }
+    });
+    rx
 }
 
 impl Orca {
     /// Starts `orca` with these arguments.
     pub fn start(args: &[&str]) -> Orca {
+        Orca::spawn(args, false)
+    }
+
+    /// Starts `orca` with these arguments, keeping what it logs to stderr
+    /// (read with [`Orca::stderr`]).
+    pub fn start_logging(args: &[&str]) -> Orca {
+        Orca::spawn(args, true)
+    }
+
+    fn spawn(args: &[&str], keep_stderr: bool) -> Orca {
         let mut child = Command::new(env!("CARGO_BIN_EXE_orca"))
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(if keep_stderr {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .spawn()
             .expect("start orca");
-        let stdout = child.stdout.take().unwrap();
-        let stdin = child.stdin.take();
-        let (tx, rx) = unbounded();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send((Instant::now(), line)).is_err() {
-                    break;
+        let lines = forward_lines(child.stdout.take().unwrap());
+        let errors = child.stderr.take().map(|pipe| {
+            let (tx, rx) = unbounded();
+            let timed = forward_lines(pipe);
+            thread::spawn(move || {
+                for (_, line) in timed {
+                    if tx.send(line).is_err() {
+                        break;
+                    }
                 }
-            }
+            });
+            rx
         });
+        let stdin = child.stdin.take();
         Orca {
             child,
             stdin,
-            lines: rx,
+            lines,
+            errors,
         }
+    }
+
+    /// What the process logged to stderr so far (after a pause of `quiet`).
+    pub fn stderr(&self, quiet: Duration) -> Vec<String> {
+        let errors = self.errors.as_ref().expect("started with start_logging");
+        std::iter::from_fn(|| errors.recv_timeout(quiet).ok()).collect()
     }
 
     /// The UGI engine (plain `orca`).

@@ -21,6 +21,7 @@ use crate::game::{AnyPosition, Color, Variant};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use command::{Command, Query, StartPosition};
 
+pub use super::Flow;
 use super::{InputLine, Output, read_line};
 
 /// Largest `MoveOverhead` accepted, in milliseconds.
@@ -100,15 +101,6 @@ pub struct Session {
     position: AnyPosition,
     hash_mb: usize,
     overhead_ms: u64,
-}
-
-/// What the reading loop should do after a line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// Read the next line.
-    Continue,
-    /// End the session.
-    Quit,
 }
 
 impl Session {

@@ -1,0 +1,443 @@
+//! NBoard, the protocol of the Othello GUI of the same name (version 2), as
+//! documented in `protocol.md`.
+//!
+//! The GUI sends its state (`set game`, `move`, `set depth`) then `ping N` and a
+//! request (`go`, `hint N`); it ignores every answer until the `pong N` of its
+//! latest ping. So the order of lines on stdout matters more here than in any
+//! other protocol: this session alone writes them, from one thread that waits
+//! both for input (read on a thread of its own) and for the engine's reports
+//! (queued on a channel). A command that makes a running search pointless
+//! (`ping`, `move`, `set game`, `go`, `hint`, `quit`) stops it and discards its
+//! reports up to its `Done` before doing anything else, so no answer of a
+//! superseded search can follow a `pong`.
+//!
+//! NBoard has no error reply: a line Orca cannot use is logged to stderr and
+//! ignored, and the session goes on.
+
+pub mod command;
+pub mod hint;
+
+use std::io::BufRead;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, select};
+
+use crate::engine::{BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Report, SearchDone};
+use crate::eval::{DISC, Evaluators};
+use crate::game::square::is_pass_token;
+use crate::game::{AnyPosition, Color, Variant};
+use crate::ggf::GgfGame;
+use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
+use command::Command;
+use hint::{Hint, Step};
+
+use super::{Flow, InputLine, Output, channel_engine, spawn_reader};
+
+/// The name given in `set myname`.
+pub const NBOARD_NAME: &str = "Orca";
+
+/// The protocol version Orca speaks (`nboard 2`).
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// Search depth of `go` and `hint` until the GUI sends `set depth`.
+pub const DEFAULT_DEPTH: u32 = 12;
+
+/// How an NBoard session is set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Transposition table size in megabytes.
+    pub hash_mb: usize,
+    /// Time kept in reserve for I/O on every timed search.
+    pub overhead: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            hash_mb: DEFAULT_HASH_MB,
+            overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+        }
+    }
+}
+
+/// A score in centi-discs as NBoard writes evaluations: discs with two
+/// decimals, never an exponent (`-1.50`).
+pub fn format_eval(score: i32) -> String {
+    let sign = if score < 0 { "-" } else { "" };
+    let magnitude = score.unsigned_abs();
+    let disc = DISC.unsigned_abs();
+    format!("{sign}{}.{:02}", magnitude / disc, magnitude % disc)
+}
+
+/// A principal variation as NBoard writes it: no spaces, black's moves in
+/// upper case and white's in lower case (`F5d6C3`), a pass `PA`. `first` is
+/// the colour of the first move.
+pub fn format_pv(first: Color, moves: &[String]) -> String {
+    let mut color = first;
+    let mut text = String::new();
+    for mv in moves {
+        if is_pass_token(mv) {
+            text.push_str("PA");
+        } else if color == Color::Black {
+            text.push_str(&mv.to_ascii_uppercase());
+        } else {
+            text.push_str(&mv.to_ascii_lowercase());
+        }
+        color = color.opposite();
+    }
+    text
+}
+
+/// Seconds as NBoard reads them: two decimals.
+fn format_seconds(elapsed: Duration) -> String {
+    format!("{:.2}", elapsed.as_secs_f64())
+}
+
+/// The request a search is running for.
+enum Task {
+    /// `go`: answer `===` when the search ends.
+    Go,
+    /// `hint`: one of the searches of a hint.
+    Hint {
+        /// The hint's plan and results.
+        hint: Box<Hint>,
+        /// When the hint was read.
+        received: Instant,
+    },
+}
+
+/// An NBoard session over one engine.
+pub struct Session {
+    engine: Engine,
+    reports: Receiver<Report>,
+    out: Output,
+    game: GgfGame,
+    position: AnyPosition,
+    depth: u32,
+    overhead: Duration,
+    /// Some exactly while a search started here has not made its `Done` report.
+    task: Option<Task>,
+}
+
+impl Session {
+    /// A session writing to `out`, with a fresh engine, at the start of a
+    /// standard Othello game.
+    pub fn new(out: Output, evaluators: Arc<Evaluators>, config: Config) -> Session {
+        let (engine, reports) = channel_engine(config.hash_mb, evaluators);
+        let start = AnyPosition::start(Variant::Othello);
+        Session {
+            engine,
+            reports,
+            out,
+            game: GgfGame::new(start),
+            position: start,
+            depth: DEFAULT_DEPTH,
+            overhead: config.overhead,
+            task: None,
+        }
+    }
+
+    /// The engine's reports, for the loop that waits on them.
+    pub fn reports(&self) -> Receiver<Report> {
+        self.reports.clone()
+    }
+
+    /// Handles one input line, read at `received`.
+    pub fn handle_line(&mut self, line: &InputLine, received: Instant) -> Flow {
+        let text = match line {
+            InputLine::Text(text) => text,
+            InputLine::TooLong(n) => {
+                log::warn!("nboard: ignored a line of {n} bytes (too long)");
+                return Flow::Continue;
+            }
+            InputLine::NotUtf8 => {
+                log::warn!("nboard: ignored a line that is not valid UTF-8");
+                return Flow::Continue;
+            }
+        };
+        log::debug!("nboard < {text}");
+        match command::parse(text) {
+            Ok(None) => Flow::Continue,
+            Ok(Some(command)) => self.execute(command, received),
+            Err(e) => {
+                log::warn!("nboard: ignored '{text}': {e}");
+                Flow::Continue
+            }
+        }
+    }
+
+    fn execute(&mut self, command: Command, received: Instant) -> Flow {
+        match command {
+            Command::Nboard(version) => {
+                if version != PROTOCOL_VERSION {
+                    log::warn!(
+                        "nboard: the GUI speaks version {version}; Orca speaks {PROTOCOL_VERSION}"
+                    );
+                }
+            }
+            Command::SetDepth(depth) => {
+                self.depth = depth;
+                self.out.line(&format!("set myname {NBOARD_NAME}"));
+            }
+            Command::SetGame(game) => {
+                self.cancel();
+                self.set_game(*game);
+            }
+            Command::SetContempt(contempt) => {
+                log::debug!("nboard: contempt {contempt} has no effect: Orca has no book");
+            }
+            Command::Move(note) => {
+                self.cancel();
+                match self.game.play(note) {
+                    Ok(position) => self.position = position,
+                    Err(e) => log::warn!("nboard: ignored move: {e}"),
+                }
+            }
+            Command::Hint(wanted) => {
+                self.cancel();
+                match Hint::new(self.position, wanted, self.depth) {
+                    Some(hint) => self.advance_hint(Box::new(hint), received),
+                    None => log::warn!("nboard: hint: the game is over"),
+                }
+            }
+            Command::Go => {
+                self.cancel();
+                self.go(received);
+            }
+            Command::Ping(n) => {
+                self.cancel();
+                self.out.line(&format!("pong {n}"));
+            }
+            Command::Learn => self.out.line("learned"),
+            Command::Analyze => log::warn!("nboard: analyze is not supported; ignored"),
+            Command::Quit => return Flow::Quit,
+        }
+        Flow::Continue
+    }
+
+    fn set_game(&mut self, game: GgfGame) {
+        let position = match game.position() {
+            Ok(position) => position,
+            Err(e) => {
+                log::warn!("nboard: ignored set game: {e}");
+                return;
+            }
+        };
+        if position.variant() != self.position.variant() {
+            // What the table learnt about the other game would mislead the search.
+            if let Err(e) = self.engine.new_game() {
+                log::error!("nboard: cannot clear the table: {e}");
+            }
+        }
+        self.game = game;
+        self.position = position;
+    }
+
+    /// Stops the running search, if any, and drops its reports up to and
+    /// including its `Done`, which the engine guarantees to make.
+    fn cancel(&mut self) {
+        if self.task.take().is_none() {
+            return;
+        }
+        self.engine.stop();
+        loop {
+            match self.reports.recv() {
+                Ok(Report::Done(_)) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    }
+
+    fn go(&mut self, received: Instant) {
+        if self.position.is_over() {
+            log::warn!("nboard: go: the game is over");
+            return;
+        }
+        let mut limits = GoLimits {
+            depth: Some(self.depth),
+            ..GoLimits::default()
+        };
+        for color in [Color::Black, Color::White] {
+            let left = match self.game.time_left(color) {
+                Ok(Some(left)) => left,
+                Ok(None) => continue,
+                Err(e) => {
+                    log::warn!("nboard: go: clock of {color} ignored: {e}");
+                    continue;
+                }
+            };
+            let remaining = Some(left.remaining.as_millis() as u64);
+            let increment = Some(left.increment.as_millis() as u64);
+            match color {
+                Color::Black => (limits.p1time, limits.p1inc) = (remaining, increment),
+                Color::White => (limits.p2time, limits.p2inc) = (remaining, increment),
+            }
+        }
+        self.start_search(
+            GoRequest {
+                position: self.position,
+                limits,
+                received,
+                overhead: self.overhead,
+            },
+            Task::Go,
+        );
+    }
+
+    fn start_search(&mut self, request: GoRequest, task: Task) {
+        match self.engine.go(request) {
+            Ok(()) => self.task = Some(task),
+            // Every search is stopped and drained before another starts.
+            Err(e) => log::error!("nboard: cannot start a search: {e}"),
+        }
+    }
+
+    /// Plans the next search of a hint, writing the lines it completed, or ends it.
+    fn advance_hint(&mut self, mut hint: Box<Hint>, received: Instant) {
+        let (lines, step) = hint.next_step();
+        for line in lines {
+            self.out.line(&line);
+        }
+        match step {
+            Step::Search { position, depth } => {
+                let request = GoRequest {
+                    position,
+                    limits: GoLimits {
+                        depth: Some(depth),
+                        ..GoLimits::default()
+                    },
+                    received: Instant::now(),
+                    overhead: self.overhead,
+                };
+                self.start_search(request, Task::Hint { hint, received });
+            }
+            Step::Finished => self.out.line(&format!(
+                "nodestats {} {}",
+                hint.nodes(),
+                format_seconds(received.elapsed())
+            )),
+        }
+    }
+
+    /// Handles one report of the engine.
+    pub fn handle_report(&mut self, report: Report) {
+        match report {
+            Report::Info(info) => {
+                if matches!(self.task, Some(Task::Go)) {
+                    let pv = format_pv(self.position.to_move(), &info.pv);
+                    let depth = if info.exact {
+                        "100%".to_string()
+                    } else {
+                        info.depth.to_string()
+                    };
+                    self.out.line(&format!(
+                        "status {NBOARD_NAME}: depth {depth} eval {} pv {pv}",
+                        format_eval(info.score)
+                    ));
+                }
+            }
+            Report::Note(note) => log::debug!("nboard: {note}"),
+            Report::Done(done) => match self.task.take() {
+                Some(Task::Go) => self.answer(&done),
+                Some(Task::Hint { mut hint, received }) => {
+                    hint.record(&done);
+                    self.advance_hint(hint, received);
+                }
+                None => log::debug!("nboard: a search ended with no request waiting"),
+            },
+            Report::Perft { .. } | Report::PerftDone { .. } => {}
+        }
+    }
+
+    /// `=== move/eval/seconds` and `nodestats` for a finished `go`.
+    fn answer(&self, done: &SearchDone) {
+        let mv = match &done.best {
+            BestMove::Move(mv) => mv.to_ascii_uppercase(),
+            BestMove::Pass => "PA".to_string(),
+            BestMove::None => {
+                log::warn!("nboard: go: the game is over");
+                return;
+            }
+        };
+        // A move answered without searching (the only legal one, or a pass)
+        // gets the static evaluation.
+        let score = done
+            .info
+            .as_ref()
+            .map(|info| info.score)
+            .or_else(|| self.engine.evaluators().static_eval(&self.position))
+            .unwrap_or(0);
+        let seconds = format_seconds(done.elapsed);
+        self.out
+            .line(&format!("=== {mv}/{}/{seconds}", format_eval(score)));
+        self.out
+            .line(&format!("nodestats {} {seconds}", done.nodes));
+    }
+
+    /// Ends the session: stops any search (its answer is not written).
+    pub fn finish(mut self) {
+        self.cancel();
+    }
+}
+
+/// Runs an NBoard session until `quit` or the end of input; the return value is
+/// the process exit status.
+pub fn run(
+    input: Box<dyn BufRead + Send>,
+    out: Output,
+    evaluators: Arc<Evaluators>,
+    config: Config,
+) -> i32 {
+    let mut session = Session::new(out, evaluators, config);
+    let lines = spawn_reader(input);
+    let reports = session.reports();
+    loop {
+        select! {
+            recv(lines) -> line => match line {
+                Ok(Some(line)) => {
+                    if session.handle_line(&line, Instant::now()) == Flow::Quit {
+                        break;
+                    }
+                }
+                Ok(None) | Err(_) => break,
+            },
+            recv(reports) -> report => {
+                if let Ok(report) = report {
+                    session.handle_report(report);
+                }
+            }
+        }
+    }
+    session.finish();
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evals_have_two_decimals_and_no_exponent() {
+        assert_eq!(format_eval(0), "0.00");
+        assert_eq!(format_eval(150), "1.50");
+        assert_eq!(format_eval(-150), "-1.50");
+        assert_eq!(format_eval(-5), "-0.05");
+        assert_eq!(format_eval(6400), "64.00");
+        assert_eq!(format_eval(i32::MIN), "-21474836.48");
+    }
+
+    #[test]
+    fn pvs_have_no_spaces_and_colour_by_case() {
+        let pv = |first, moves: &[&str]| {
+            format_pv(
+                first,
+                &moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(pv(Color::Black, &["f5", "D6", "c3"]), "F5d6C3");
+        assert_eq!(pv(Color::White, &["d6", "pass", "c3"]), "d6PAc3");
+        assert_eq!(pv(Color::Black, &[]), "");
+        assert_eq!(format_seconds(Duration::from_millis(1234)), "1.23");
+    }
+}

@@ -1,0 +1,195 @@
+//! Games for training: replayed records and self-play, turned into labelled
+//! positions.
+//!
+//! A [`Line`] is a game as the list of its positions (side to move first) and
+//! the result of perfect play from its late stage. Every position is labelled
+//! with that result, the "theoretical score" of WTHOR; positions with few
+//! enough empty squares are then solved exactly and labelled with their own
+//! exact score (the solver's table is kept along the line, so the later
+//! positions cost little). Self-play makes lines for the positions the
+//! database lacks, and for reversed Othello, which has no database: a random
+//! opening, then moves chosen by a fixed-depth search, then perfect play.
+
+use std::sync::atomic::AtomicBool;
+
+use super::fit::Sample;
+use crate::eval::{DISC, Evaluator};
+use crate::game::{Board, Color, Game, Move, Othello};
+use crate::rng::Rng;
+use crate::search::endgame::Solver;
+use crate::search::{Limits, TranspositionTable, think};
+
+/// A game: its positions in order and black's final disc difference under the
+/// play it records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// Each position before a move, with the colour to move (passes included).
+    pub positions: Vec<(Board, Color)>,
+    /// Black's final score (the label of positions not solved exactly).
+    pub black_score: i32,
+}
+
+/// How a line is labelled and played.
+#[derive(Clone, Copy, Debug)]
+pub struct LineConfig {
+    /// Positions with at most this many empty squares get their exact score.
+    pub exact_empties: u32,
+    /// Self-play: random moves at the start, at least...
+    pub random_min: u32,
+    /// ...and at most.
+    pub random_max: u32,
+    /// Self-play: depth of the search that chooses the other moves.
+    pub depth: u32,
+}
+
+impl Default for LineConfig {
+    fn default() -> Self {
+        LineConfig {
+            exact_empties: 16,
+            random_min: 4,
+            random_max: 14,
+            depth: 4,
+        }
+    }
+}
+
+/// The table salt the searches use for these rules (so solver and search share
+/// entries).
+fn salt(reversed: bool) -> u64 {
+    let variant = if reversed { 2u64 } else { 1 };
+    variant.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Labels the positions of a line: exact scores at the end, the line's result
+/// before. `test` marks every sample as held out.
+pub fn label<const R: bool, E: Evaluator<Othello<R>>>(
+    line: &Line,
+    eval: &E,
+    exact_empties: u32,
+    tt: &mut TranspositionTable,
+    test: bool,
+) -> Vec<Sample> {
+    let stop = AtomicBool::new(false);
+    let mut samples = Vec::with_capacity(line.positions.len());
+    for &(board, to_move) in &line.positions {
+        if board.is_game_over() {
+            continue;
+        }
+        let target = if board.empties() <= exact_empties {
+            let mut solver = Solver::<R, E>::new(tt, eval, &stop, None, None, salt(R));
+            solver.solve(board, -64, 64)
+        } else if to_move == Color::Black {
+            line.black_score
+        } else {
+            -line.black_score
+        };
+        samples.push(Sample {
+            player: board.player,
+            opponent: board.opponent,
+            target: target as f32,
+            test,
+        });
+    }
+    samples
+}
+
+/// Plays one self-play game under rules `R`: random opening moves, then the
+/// search at a fixed depth, then perfect play once the solver's range is
+/// reached. Deterministic for a given `rng` state: the table is cleared first
+/// (keep it small), since a search's choices depend on what the table holds.
+pub fn self_play<const R: bool, E: Evaluator<Othello<R>>>(
+    eval: &E,
+    rng: &mut Rng,
+    config: &LineConfig,
+    tt: &mut TranspositionTable,
+) -> Line {
+    let stop = AtomicBool::new(false);
+    tt.clear();
+    let mut game = Othello::<R>::start();
+    let mut to_move = Color::Black;
+    let mut positions = Vec::new();
+    let random_plies =
+        config.random_min + rng.below(u64::from(config.random_max - config.random_min + 1)) as u32;
+    let mut ply = 0;
+    while !game.is_over() {
+        positions.push((game.0, to_move));
+        let mv = if game.0.moves() == 0 {
+            Move::Pass
+        } else if ply < random_plies {
+            rng.legal_move(&game).expect("a move exists")
+        } else if game.empties() <= config.exact_empties {
+            let mut solver = Solver::<R, E>::new(tt, eval, &stop, None, None, salt(R));
+            solver
+                .best_move(game.0)
+                .expect("a running game has a best move")
+                .0
+        } else {
+            think(
+                &game,
+                eval,
+                tt,
+                &Limits::depth(config.depth),
+                &stop,
+                &mut |_| {},
+            )
+            .best_move
+            .expect("a running game has a best move")
+        };
+        game = game.play_unchecked(mv);
+        to_move = to_move.opposite();
+        ply += 1;
+    }
+    let own = game.final_score();
+    let black_score = if to_move == Color::Black { own } else { -own };
+    Line {
+        positions,
+        black_score,
+    }
+}
+
+/// How far the static evaluation is from a target, in discs.
+pub fn eval_error<const R: bool, E: Evaluator<Othello<R>>>(eval: &E, sample: &Sample) -> f64 {
+    let value = eval.evaluate(&Othello::<R>(Board::new(sample.player, sample.opponent)));
+    (f64::from(value) / f64::from(DISC) - f64::from(sample.target)).abs()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::handmade::HandmadeEval;
+
+    #[test]
+    fn self_play_lines_are_legal_and_labelled_exactly_at_the_end() {
+        let mut tt = TranspositionTable::new(8);
+        let config = LineConfig {
+            exact_empties: 10,
+            depth: 2,
+            ..LineConfig::default()
+        };
+        let mut rng = Rng::new(5);
+        let line = self_play::<true, _>(&HandmadeEval::<true>, &mut rng, &config, &mut tt);
+        assert!(line.positions.len() >= 50);
+        // Every position recorded is still being played.
+        assert!(line.positions.iter().all(|(b, _)| !b.is_game_over()));
+        let samples = label::<true, _>(&line, &HandmadeEval::<true>, 10, &mut tt, false);
+        assert_eq!(samples.len(), line.positions.len());
+        // The first position with at most 10 empties starts perfect play: its
+        // exact score is the line's result from its side to move's view.
+        let (i, &(board, colour)) = line
+            .positions
+            .iter()
+            .enumerate()
+            .find(|(_, (b, _))| b.empties() <= 10)
+            .unwrap();
+        assert_eq!(samples[i].player, board.player);
+        let expected = if colour == Color::Black {
+            line.black_score
+        } else {
+            -line.black_score
+        };
+        assert_eq!(samples[i].target as i32, expected);
+        // Reproducible from the seed.
+        let again = self_play::<true, _>(&HandmadeEval::<true>, &mut Rng::new(5), &config, &mut tt);
+        assert_eq!(again, line);
+    }
+}
