@@ -67,10 +67,13 @@ fn check_records(games: &[GgfGame], variant: Variant) {
     }
 }
 
-#[test]
-fn ugi_match_between_two_orcas() {
-    let dir = scratch("ugi");
-    let engine = |name: &str| format!("name={name} cmd={ORCA} proto=ugi option.Hash=16");
+/// A two-game match between two Orcas speaking `proto` at 30 ms a move.
+fn orca_against_orca(proto: &str) {
+    let dir = scratch(proto);
+    let engine = |name: &str| match proto {
+        "ugi" => format!("name={name} cmd={ORCA} proto=ugi option.Hash=16"),
+        _ => format!("name={name} cmd={ORCA} {proto} --hash 16 proto={proto}"),
+    };
     let (output, games) = run_match(
         &dir,
         [&engine("A"), &engine("B")],
@@ -97,24 +100,43 @@ fn ugi_match_between_two_orcas() {
     // The engines' own moves carry their time, within the move time and margin.
     for g in &games {
         for m in &g.moves[8..] {
-            if let Some(t) = m.seconds {
-                assert!(t <= 0.08, "{t}");
-            }
+            assert!(
+                m.seconds.is_some_and(|t| t <= 0.08) || m.mv == orca::game::Move::Pass,
+                "{g}"
+            );
         }
     }
 }
 
 #[test]
-fn reversed_clock_match_with_fake_engines_in_every_protocol() {
+fn ugi_match_between_two_orcas() {
+    orca_against_orca("ugi");
+}
+
+#[test]
+fn gtp_match_between_two_orcas() {
+    orca_against_orca("gtp");
+}
+
+#[test]
+fn nboard_match_between_two_orcas() {
+    orca_against_orca("nboard");
+}
+
+#[test]
+fn reversed_clock_match_in_every_protocol() {
     let dir = scratch("reversed");
     let fake = fake();
     for proto in ["ugi", "gtp", "nboard"] {
-        let a = format!("name=A cmd={fake} {proto} proto={proto}");
-        let b = format!("name=B cmd={fake} ugi proto=ugi");
+        let orca = match proto {
+            "ugi" => format!("name=Orca cmd={ORCA} option.Hash=16"),
+            _ => format!("name=Orca cmd={ORCA} {proto} --hash 16 proto={proto}"),
+        };
+        let fake = format!("name=Fake cmd={fake} {proto} proto={proto}");
         let (output, games) = run_match(
             &dir,
-            [&a, &b],
-            &["--games", "2", "--variant", "reversed", "--tc", "5+0.1"],
+            [&orca, &fake],
+            &["--games", "2", "--variant", "reversed", "--tc", "1+0.02"],
         );
         let stdout = text(&output.stdout);
         assert_eq!(
@@ -125,14 +147,15 @@ fn reversed_clock_match_with_fake_engines_in_every_protocol() {
         );
         assert!(stdout.contains("2 of 2 games played"), "{proto}: {stdout}");
         assert!(
-            stdout.contains("Losses on time: A 0, B 0"),
+            stdout.contains("Losses on time: Orca 0, Fake 0"),
             "{proto}: {stdout}"
         );
+        assert!(!stdout.contains("Other losses"), "{proto}: {stdout}");
         check_records(&games, Variant::Reversed);
         assert!(
             games
                 .iter()
-                .all(|g| g.property("TI") == Some("0:05/0:00.1"))
+                .all(|g| g.property("TI") == Some("0:01/0:00.02"))
         );
     }
 }

@@ -227,7 +227,7 @@ pub fn play(
         let limit = referee.clock.limit(side);
         let turn = Turn {
             start,
-            moves: &referee.history,
+            moves: &referee.moves,
             position,
             clock: referee.clock,
         };
@@ -309,7 +309,6 @@ pub fn unplayed(
 struct Referee {
     start: AnyPosition,
     position: AnyPosition,
-    history: Vec<Move>,
     moves: Vec<GgfMove>,
     opening_moves: usize,
     clock: ClockView,
@@ -327,7 +326,6 @@ impl Referee {
         let mut referee = Referee {
             start,
             position: start,
-            history: Vec::new(),
             moves: Vec::new(),
             opening_moves: opening.len(),
             clock,
@@ -345,7 +343,6 @@ impl Referee {
             .position
             .play_line([mv.to_string().as_str()])
             .expect("the referee plays only legal moves");
-        self.history.push(mv);
         self.moves.push(GgfMove {
             color: side,
             mv,

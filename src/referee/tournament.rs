@@ -4,18 +4,16 @@
 //!
 //! Each worker thread owns one process of each engine and reuses it from game
 //! to game; an engine that lost by adjudication is killed and started afresh
-//! for the next game, since its state can no longer be trusted. Results come
-//! back to the calling thread in the order games finish. When the stop flag is
-//! raised (Ctrl-C), running games are abandoned uncounted and every process is
-//! killed before [`run`] returns.
+//! for the next game, since its state can no longer be trusted. Results are
+//! counted in the order games finish. When the stop flag is raised (Ctrl-C),
+//! running games are abandoned uncounted and every process is killed before
+//! [`run`] returns.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
-
-use crossbeam_channel::unbounded;
 
 use super::client::{Client, Fault, Settings, connect, side_index};
 use super::game::{self, Forfeit, Interrupted, Played, Termination};
@@ -236,7 +234,8 @@ pub enum Ending {
 }
 
 /// Plays a match, calling `on_game` with every finished game and the tally so
-/// far. `stop` is the flag Ctrl-C raises.
+/// far (from the worker thread that played it, one call at a time). `stop` is
+/// the flag Ctrl-C raises.
 ///
 /// # Errors
 /// The configuration is invalid, or an engine fails to start or to answer its
@@ -244,7 +243,7 @@ pub enum Ending {
 pub fn run(
     config: &MatchConfig,
     stop: Arc<AtomicBool>,
-    mut on_game: impl FnMut(&GameResult, &Tally),
+    on_game: impl FnMut(&GameResult, &Tally) + Send,
 ) -> Result<(Tally, Ending), String> {
     config.validate()?;
     let settings = Settings {
@@ -264,44 +263,66 @@ pub fn run(
     let mut first: Option<[Option<Box<dyn Client>>; 2]> = Some([first.remove(0), first.remove(0)]);
     let next = AtomicUsize::new(0);
     let halt = AtomicBool::new(false);
-    let mut tally = Tally::default();
-    let mut decided = None;
-    let (tx, rx) = unbounded();
+    // Results are counted by the worker that finished the game, under this
+    // lock, so an SPRT decision halts the match before that worker can take
+    // another game.
+    let books = Mutex::new(Books {
+        tally: Tally::default(),
+        decided: None,
+        on_game,
+    });
     thread::scope(|scope| {
         for _ in 0..config.concurrency.min(config.games.max(1)) {
             let seats = first.take().unwrap_or_default();
-            let tx = tx.clone();
-            let (settings, next, halt) = (&settings, &next, &halt);
+            let (settings, next, halt, books) = (&settings, &next, &halt, &books);
             scope.spawn(move || {
                 Worker {
                     config,
                     settings,
                     seats,
                 }
-                .run(next, halt, |result| tx.send(result).is_ok());
+                .run(next, halt, |result| {
+                    let mut books = books.lock().unwrap_or_else(PoisonError::into_inner);
+                    if books.record(&result, config.sprt.as_ref()) {
+                        halt.store(true, Ordering::Relaxed);
+                    }
+                });
             });
         }
-        drop(tx);
-        for result in rx {
-            tally.add(&result);
-            on_game(&result, &tally);
-            if let (Some(sprt), None) = (&config.sprt, decided) {
-                let state = sprt.state(tally.llr(sprt));
-                if state != SprtState::Continue {
-                    decided = Some((state, tally.games.games()));
-                    halt.store(true, Ordering::Relaxed);
-                }
-            }
-        }
     });
+    let books = books.into_inner().unwrap_or_else(PoisonError::into_inner);
     let ending = if stop.load(Ordering::Relaxed) {
         Ending::Interrupted
-    } else if let Some((state, games)) = decided {
+    } else if let Some((state, games)) = books.decided {
         Ending::Sprt(state, games)
     } else {
         Ending::Completed
     };
-    Ok((tally, ending))
+    Ok((books.tally, ending))
+}
+
+/// The match's running record, shared by the workers.
+struct Books<F> {
+    tally: Tally,
+    decided: Option<(SprtState, u32)>,
+    on_game: F,
+}
+
+impl<F: FnMut(&GameResult, &Tally)> Books<F> {
+    /// Counts a game and reports it; true when the SPRT has just decided.
+    fn record(&mut self, result: &GameResult, sprt: Option<&Sprt>) -> bool {
+        self.tally.add(result);
+        (self.on_game)(result, &self.tally);
+        let Some(sprt) = sprt.filter(|_| self.decided.is_none()) else {
+            return false;
+        };
+        let state = sprt.state(self.tally.llr(sprt));
+        if state == SprtState::Continue {
+            return false;
+        }
+        self.decided = Some((state, self.tally.games.games()));
+        true
+    }
 }
 
 /// One worker: a process of each engine, playing game after game.
@@ -312,12 +333,7 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
-    fn run(
-        mut self,
-        next: &AtomicUsize,
-        halt: &AtomicBool,
-        mut report: impl FnMut(GameResult) -> bool,
-    ) {
+    fn run(mut self, next: &AtomicUsize, halt: &AtomicBool, mut report: impl FnMut(GameResult)) {
         loop {
             if self.settings.stop.load(Ordering::Relaxed) || halt.load(Ordering::Relaxed) {
                 break;
@@ -341,9 +357,7 @@ impl Worker<'_> {
                 // Killed now, started afresh for the next game.
                 self.seats[engine] = None;
             }
-            if !report(result) {
-                break;
-            }
+            report(result);
         }
         if !self.settings.stop.load(Ordering::Relaxed) {
             for seat in self.seats.iter_mut().flatten() {

@@ -20,8 +20,10 @@ use super::{ClockView, Fault, Link, Reply, Settings, Turn, seconds_text, side_in
 use crate::game::{AnyPosition, Color, Move, Variant};
 use crate::referee::spec::TimeControl;
 
-/// The extension command that selects reversed Othello.
-pub const VARIANT_COMMAND: &str = "set_variant";
+/// The extension command that selects reversed Othello (`variant reversed`,
+/// as Orca's GTP front end reads it; other engines take the variant on their
+/// command line and refuse the command, which then ends the match at start-up).
+pub const VARIANT_COMMAND: &str = "variant";
 
 /// A GTP engine.
 pub struct GtpClient {
@@ -122,9 +124,9 @@ impl super::Client for GtpClient {
     }
 
     fn best_move(&mut self, turn: &Turn<'_>, allowance: Duration) -> Result<Reply, Fault> {
-        for i in self.known..turn.moves.len() {
-            if let Move::Play(square) = turn.moves[i] {
-                self.command(&format!("play {} {square}", colour(turn.mover(i))))?;
+        for (i, played) in turn.moves.iter().enumerate().skip(self.known) {
+            if let Move::Play(square) = played.mv {
+                self.command(&format!("play {} {square}", colour(played.color)))?;
             }
             self.known = i + 1;
         }

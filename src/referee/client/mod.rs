@@ -17,30 +17,21 @@ use std::time::{Duration, Instant};
 
 use super::process::{EngineProcess, WaitError};
 use super::spec::{EngineSpec, Protocol, TimeControl};
-use crate::game::{AnyPosition, Color, Move, Variant};
+use crate::game::{AnyPosition, Color, Variant};
+use crate::ggf::GgfMove;
 
 /// What an engine is asked to move in.
 #[derive(Clone, Copy, Debug)]
 pub struct Turn<'a> {
     /// Where the game began (the start position, or an opening position).
     pub start: AnyPosition,
-    /// Every move since `start`, opening moves and passes included.
-    pub moves: &'a [Move],
+    /// Every move since `start`, opening moves and passes included, with who
+    /// played it and, for the engines' moves, the time it took.
+    pub moves: &'a [GgfMove],
     /// The position now; its side to move is the engine asked.
     pub position: AnyPosition,
     /// The time each side has.
     pub clock: ClockView,
-}
-
-impl Turn<'_> {
-    /// The colour that played `moves[i]`: sides alternate, passes included.
-    pub fn mover(&self, i: usize) -> Color {
-        if i.is_multiple_of(2) {
-            self.start.to_move()
-        } else {
-            self.start.to_move().opposite()
-        }
-    }
 }
 
 /// The clocks as they stand before a move.
@@ -283,21 +274,14 @@ mod tests {
     }
 
     #[test]
-    fn movers_alternate_from_the_start() {
-        let start = AnyPosition::start(Variant::Othello);
-        let turn = Turn {
-            start,
-            moves: &[],
-            position: start,
-            clock: ClockView::MoveTime(Duration::from_millis(1)),
-        };
-        assert_eq!(turn.mover(0), Color::Black);
-        assert_eq!(turn.mover(1), Color::White);
-        assert_eq!(turn.mover(6), Color::Black);
+    fn limits_by_side() {
+        let ms = Duration::from_millis;
+        assert_eq!(ClockView::MoveTime(ms(50)).limit(Color::Black), ms(50));
         let clock = ClockView::Clock {
-            left: [Duration::from_secs(3), Duration::from_secs(4)],
+            left: [ms(3000), ms(4000)],
             increment: Duration::ZERO,
         };
-        assert_eq!(clock.limit(Color::White), Duration::from_secs(4));
+        assert_eq!(clock.limit(Color::White), ms(4000));
+        assert_eq!(clock.limit(Color::Black), ms(3000));
     }
 }

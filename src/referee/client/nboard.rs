@@ -3,16 +3,20 @@
 //! answer is `=== F5[/eval[/time]]`; as the protocol says, the engine does not
 //! play it, so the next `set game` brings it along with the opponent's reply.
 //!
-//! NBoard engines read their time from the clocks of the GGF record. Sending
-//! the whole game with each side's time left at that moment (`TB`/`TW`, and
-//! `TI` for the side to move) keeps the engine's view of its clock exactly the
-//! referee's; with a move time, both clocks show that time, fresh every move.
+//! NBoard engines read their time from the GGF record: the clock setting `TI`,
+//! one increment for each of their moves, minus the seconds written on those
+//! moves. Under a clock the record is the true one (`TI[main/increment]` and
+//! the referee's time for every move), so the engine's view of its clock is
+//! exactly the referee's. NBoard has no move time: with `movetime=T` the
+//! record shows a clock of T for the move to be played (`TI[T]`, no move
+//! times), so the engine never plans past T, though it may well use less.
 
 use std::time::Duration;
 
-use super::{ClockView, Fault, Link, Reply, Settings, Turn, side_index};
-use crate::game::{AnyPosition, Color, Variant};
+use super::{Fault, Link, Reply, Settings, Turn};
+use crate::game::{AnyPosition, Variant};
 use crate::ggf::{GgfClock, GgfGame, GgfMove};
+use crate::referee::spec::TimeControl;
 
 /// The depth limit sent with `set depth`: deep enough that only the clock
 /// limits the search.
@@ -22,6 +26,7 @@ pub const DEPTH: u32 = 60;
 pub struct NboardClient {
     link: Link,
     variant: Variant,
+    time: TimeControl,
     ping: u64,
 }
 
@@ -36,6 +41,7 @@ impl NboardClient {
         let mut client = NboardClient {
             link,
             variant: settings.variant,
+            time: settings.time,
             ping: 0,
         };
         client.ping()?;
@@ -53,39 +59,40 @@ impl NboardClient {
     }
 }
 
-/// The game of a turn as the GGF record `set game` sends.
-pub fn game_record(turn: &Turn<'_>) -> GgfGame {
+/// The game of a turn as the GGF record `set game` sends, under `time`.
+pub fn game_record(turn: &Turn<'_>, time: &TimeControl) -> GgfGame {
     let mut record = GgfGame::new(turn.start);
     let game_type = match turn.start.variant() {
         Variant::Reversed => "8a",
         _ => "8",
     };
-    let clock = |side: Color| {
-        let (main, increment) = match turn.clock {
-            ClockView::MoveTime(t) => (t, Duration::ZERO),
-            ClockView::Clock { left, increment } => (left[side_index(side)], increment),
-        };
-        GgfClock {
-            main,
-            increment,
-            grace: Duration::ZERO,
-        }
-        .to_string()
+    let (clock, with_times) = match *time {
+        TimeControl::MoveTime(t) => (
+            GgfClock {
+                main: t,
+                ..GgfClock::default()
+            },
+            false,
+        ),
+        TimeControl::Clock { main, increment } => (
+            GgfClock {
+                main,
+                increment,
+                grace: Duration::ZERO,
+            },
+            true,
+        ),
     };
     record.set_property("PC", "orca match");
-    record.set_property("TI", &clock(turn.position.to_move()));
-    record.set_property("TB", &clock(Color::Black));
-    record.set_property("TW", &clock(Color::White));
+    record.set_property("TI", &clock.to_string());
     record.set_property("TY", game_type);
     record.moves = turn
         .moves
         .iter()
-        .enumerate()
-        .map(|(i, &mv)| GgfMove {
-            color: turn.mover(i),
-            mv,
+        .map(|played| GgfMove {
             eval: None,
-            seconds: None,
+            seconds: played.seconds.filter(|_| with_times),
+            ..*played
         })
         .collect();
     record
@@ -107,7 +114,8 @@ impl super::Client for NboardClient {
     }
 
     fn best_move(&mut self, turn: &Turn<'_>, allowance: Duration) -> Result<Reply, Fault> {
-        self.link.send(&format!("set game {}", game_record(turn)))?;
+        self.link
+            .send(&format!("set game {}", game_record(turn, &self.time)))?;
         self.ping()?;
         let sent = self.link.send("go")?;
         let (elapsed, (token, eval)) = self.link.wait_move(sent, allowance, parse_answer)?;
@@ -129,7 +137,8 @@ impl super::Client for NboardClient {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Move;
+    use crate::game::Color;
+    use crate::referee::client::ClockView;
 
     #[test]
     fn answers() {
@@ -145,37 +154,43 @@ mod tests {
     #[test]
     fn records_carry_the_clocks_and_the_moves() {
         let start = AnyPosition::start(Variant::Reversed);
-        let moves: Vec<Move> = ["f5", "d6", "c3"]
-            .iter()
-            .map(|m| m.parse().unwrap())
-            .collect();
+        let played = |color, mv: &str, seconds| GgfMove {
+            color,
+            mv: mv.parse().unwrap(),
+            eval: Some(1.0),
+            seconds,
+        };
+        let moves = [
+            played(Color::Black, "f5", None),
+            played(Color::White, "d6", Some(0.25)),
+            played(Color::Black, "c3", Some(1.5)),
+        ];
         let position = start.play_line(["f5", "d6", "c3"]).unwrap();
         let turn = Turn {
             start,
             moves: &moves,
             position,
-            clock: ClockView::Clock {
-                left: [Duration::from_millis(59_500), Duration::from_secs(61)],
-                increment: Duration::from_secs(1),
-            },
+            clock: ClockView::MoveTime(Duration::from_millis(50)),
         };
-        let text = game_record(&turn).to_string();
-        assert!(text.contains("TY[8a]"), "{text}");
-        assert!(text.contains("TI[1:01/0:01]"), "{text}");
-        assert!(text.contains("TB[0:59.5/0:01]"), "{text}");
-        assert!(text.ends_with("B[F5]W[D6]B[C3];)"), "{text}");
+        let clock = TimeControl::Clock {
+            main: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+        };
+        let text = game_record(&turn, &clock).to_string();
+        assert!(text.contains("TI[1:00/0:01]TY[8a]"), "{text}");
+        assert!(text.ends_with("B[F5]W[D6//0.25]B[C3//1.5];)"), "{text}");
         let parsed: GgfGame = text.parse().unwrap();
         assert_eq!(parsed.position().unwrap(), position);
-        assert_eq!(
-            parsed.clock(Color::White).unwrap().unwrap().main,
-            Duration::from_secs(61)
-        );
+        // What an engine makes of it: 60 s + 2 increments - 1.5 s for black.
+        let black = parsed.time_left(Color::Black).unwrap().unwrap();
+        assert_eq!(black.remaining, Duration::from_millis(60_500));
 
-        let movetime = Turn {
-            clock: ClockView::MoveTime(Duration::from_millis(50)),
-            ..turn
-        };
-        let text = game_record(&movetime).to_string();
-        assert!(text.contains("TB[0:00.05]TW[0:00.05]"), "{text}");
+        let movetime = TimeControl::MoveTime(Duration::from_millis(50));
+        let text = game_record(&turn, &movetime).to_string();
+        assert!(text.contains("TI[0:00.05]"), "{text}");
+        assert!(text.ends_with("B[F5]W[D6]B[C3];)"), "{text}");
+        let parsed: GgfGame = text.parse().unwrap();
+        let white = parsed.time_left(Color::White).unwrap().unwrap();
+        assert_eq!(white.remaining, Duration::from_millis(50));
     }
 }

@@ -79,9 +79,9 @@ pub fn position_command(turn: &Turn<'_>) -> String {
     };
     if !turn.moves.is_empty() {
         line.push_str(" moves");
-        for mv in turn.moves {
+        for played in turn.moves {
             line.push(' ');
-            line.push_str(&mv.to_string());
+            line.push_str(&played.mv.to_string());
         }
     }
     line
@@ -159,12 +159,22 @@ impl super::Client for UgiClient {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Move;
+    use crate::game::Color;
+    use crate::ggf::GgfMove;
+
+    fn played(color: Color, mv: &str) -> GgfMove {
+        GgfMove {
+            color,
+            mv: mv.parse().unwrap(),
+            eval: None,
+            seconds: Some(0.01),
+        }
+    }
 
     #[test]
     fn commands_for_a_turn() {
         let start = AnyPosition::start(Variant::Othello);
-        let moves: Vec<Move> = ["f5", "d6"].iter().map(|m| m.parse().unwrap()).collect();
+        let moves = [played(Color::Black, "f5"), played(Color::White, "d6")];
         let clock = ClockView::MoveTime(Duration::from_millis(50));
         let turn = Turn {
             start,
@@ -181,7 +191,7 @@ mod tests {
         .unwrap();
         let turn = Turn {
             start: other,
-            moves: &[Move::Pass],
+            moves: &[played(Color::White, "pass")],
             ..turn
         };
         assert_eq!(
