@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 use clap::Args;
-use orca::game::Variant;
+use orca::game::{Color, Variant};
 use orca::play::{ggf_date, parse_movetime};
 use orca::referee::game::{Forfeit, Termination};
 use orca::referee::openings::{self, BUILTIN, BUILTIN_NAME};
@@ -197,23 +197,12 @@ fn progress_line(
             let (b, w) = played.end.counts();
             let verdict = match played.winner() {
                 None => "draw".to_string(),
-                Some(c) => format!(
-                    "{} wins",
-                    if c == orca::game::Color::Black {
-                        black
-                    } else {
-                        white
-                    }
-                ),
+                Some(c) => format!("{} wins", if c == Color::Black { black } else { white }),
             };
             format!("{b}-{w}, {verdict}")
         }
         Termination::Forfeit { loser, reason } => {
-            let name = if *loser == orca::game::Color::Black {
-                black
-            } else {
-                white
-            };
+            let name = if *loser == Color::Black { black } else { white };
             format!("{name} {reason}")
         }
     };

@@ -221,6 +221,9 @@ pub fn play(
         }
         let side = position.to_move();
         if position.must_pass() {
+            // A pass is a move of the record, and earns the increment as
+            // one (GGF clocks count it so, and NBoard engines read them).
+            referee.spend(side, Duration::ZERO);
             referee.record(side, Move::Pass, None, None);
             continue;
         }
@@ -228,6 +231,7 @@ pub fn play(
         let turn = Turn {
             start,
             moves: &referee.moves,
+            opening: referee.opening_moves,
             position,
             clock: referee.clock,
         };

@@ -252,15 +252,17 @@ pub fn run(
         silence: config.silence,
         stop: Arc::clone(&stop),
     };
-    let mut first = Vec::new();
-    for spec in &config.engines {
+    // Both engines start and answer before any game: a wrong command or
+    // protocol ends the match here, with the reason, rather than as forfeits.
+    let mut seats: [Option<Box<dyn Client>>; 2] = [None, None];
+    for (seat, spec) in seats.iter_mut().zip(&config.engines) {
         match connect(spec, &settings) {
-            Ok(client) => first.push(Some(client)),
+            Ok(client) => *seat = Some(client),
             Err(Fault::Interrupted) => return Ok((Tally::default(), Ending::Interrupted)),
             Err(fault) => return Err(format!("engine {} ({}): {fault}", spec.name, spec.protocol)),
         }
     }
-    let mut first: Option<[Option<Box<dyn Client>>; 2]> = Some([first.remove(0), first.remove(0)]);
+    let mut first = Some(seats);
     let next = AtomicUsize::new(0);
     let halt = AtomicBool::new(false);
     // Results are counted by the worker that finished the game, under this

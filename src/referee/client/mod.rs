@@ -28,6 +28,8 @@ pub struct Turn<'a> {
     /// Every move since `start`, opening moves and passes included, with who
     /// played it and, for the engines' moves, the time it took.
     pub moves: &'a [GgfMove],
+    /// How many of `moves` the opening made (before the engines' first move).
+    pub opening: usize,
     /// The position now; its side to move is the engine asked.
     pub position: AnyPosition,
     /// The time each side has.

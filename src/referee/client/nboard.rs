@@ -5,9 +5,10 @@
 //!
 //! NBoard engines read their time from the GGF record: the clock setting `TI`,
 //! one increment for each of their moves, minus the seconds written on those
-//! moves. Under a clock the record is the true one (`TI[main/increment]` and
-//! the referee's time for every move), so the engine's view of its clock is
-//! exactly the referee's. NBoard has no move time: with `movetime=T` the
+//! moves. So the record starts after the opening (`BO` is the opening's
+//! position: opening moves earn no increment), and under a clock it is the
+//! true one (`TI[main/increment]` and the referee's time for every move): the
+//! engine's view of its clock is exactly the referee's. NBoard has no move time: with `movetime=T` the
 //! record shows a clock of T for the move to be played (`TI[T]`, no move
 //! times), so the engine never plans past T, though it may well use less.
 
@@ -59,9 +60,16 @@ impl NboardClient {
     }
 }
 
-/// The game of a turn as the GGF record `set game` sends, under `time`.
+/// The game of a turn as the GGF record `set game` sends, under `time`: from
+/// the position after the opening.
 pub fn game_record(turn: &Turn<'_>, time: &TimeControl) -> GgfGame {
-    let mut record = GgfGame::new(turn.start);
+    let (opening, played) = turn.moves.split_at(turn.opening);
+    let tokens: Vec<String> = opening.iter().map(|m| m.mv.to_string()).collect();
+    let start = turn
+        .start
+        .play_line(tokens.iter().map(String::as_str))
+        .expect("the referee's moves are legal");
+    let mut record = GgfGame::new(start);
     let game_type = match turn.start.variant() {
         Variant::Reversed => "8a",
         _ => "8",
@@ -86,8 +94,7 @@ pub fn game_record(turn: &Turn<'_>, time: &TimeControl) -> GgfGame {
     record.set_property("PC", "orca match");
     record.set_property("TI", &clock.to_string());
     record.set_property("TY", game_type);
-    record.moves = turn
-        .moves
+    record.moves = played
         .iter()
         .map(|played| GgfMove {
             eval: None,
@@ -169,6 +176,7 @@ mod tests {
         let turn = Turn {
             start,
             moves: &moves,
+            opening: 1,
             position,
             clock: ClockView::MoveTime(Duration::from_millis(50)),
         };
@@ -178,17 +186,22 @@ mod tests {
         };
         let text = game_record(&turn, &clock).to_string();
         assert!(text.contains("TI[1:00/0:01]TY[8a]"), "{text}");
-        assert!(text.ends_with("B[F5]W[D6//0.25]B[C3//1.5];)"), "{text}");
+        // The opening's f5 is in the board, not among the moves.
+        let after_f5 = "---------------------------O*------***-------------------------- O";
+        assert!(
+            text.contains(&format!("BO[8 {after_f5}]W[D6//0.25]B[C3//1.5];)")),
+            "{text}"
+        );
         let parsed: GgfGame = text.parse().unwrap();
         assert_eq!(parsed.position().unwrap(), position);
-        // What an engine makes of it: 60 s + 2 increments - 1.5 s for black.
+        // What an engine makes of it: 60 s + 1 increment - 1.5 s for black.
         let black = parsed.time_left(Color::Black).unwrap().unwrap();
-        assert_eq!(black.remaining, Duration::from_millis(60_500));
+        assert_eq!(black.remaining, Duration::from_millis(59_500));
 
         let movetime = TimeControl::MoveTime(Duration::from_millis(50));
         let text = game_record(&turn, &movetime).to_string();
         assert!(text.contains("TI[0:00.05]"), "{text}");
-        assert!(text.ends_with("B[F5]W[D6]B[C3];)"), "{text}");
+        assert!(text.ends_with("W[D6]B[C3];)"), "{text}");
         let parsed: GgfGame = text.parse().unwrap();
         let white = parsed.time_left(Color::White).unwrap().unwrap();
         assert_eq!(white.remaining, Duration::from_millis(50));

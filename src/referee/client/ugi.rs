@@ -179,6 +179,7 @@ mod tests {
         let turn = Turn {
             start,
             moves: &moves,
+            opening: 2,
             position: start.play_line(["f5", "d6"]).unwrap(),
             clock,
         };
