@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::eval::{Evaluator, Evaluators};
-use crate::game::{AnyPosition, Position, Variant};
+use crate::game::{AnyPosition, Game, Position, Variant};
 use crate::search::{Limits, Solvable, TranspositionTable, think};
 
 /// Othello positions from one seeded random game per row, 52 down to 16 empties.
@@ -141,5 +141,69 @@ mod tests {
         let c = run(5, 4, &evals, &mut |_| lines += 1);
         assert_eq!(a.nodes, c.nodes);
         assert_eq!(lines, 21);
+    }
+}
+
+/// A position whose exact scores are known, for measuring search accuracy.
+#[derive(Clone, Debug)]
+pub struct KnownPosition {
+    /// The position (standard Othello).
+    pub board: crate::game::Board,
+    /// Where it comes from, for the report.
+    pub source: String,
+    /// The exact score of the best move.
+    pub best: i32,
+    /// Exact scores of the moves known so far.
+    pub move_scores: Vec<(crate::game::Move, i32)>,
+}
+
+/// What one search of a known position got right.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AccuracyLine {
+    /// The search chose a move whose exact score is the best.
+    pub best_found: bool,
+    /// |returned score - exact best score| in discs.
+    pub score_error: f64,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// Searches `known` at `depth` with `eval` (fresh table) and compares with the
+/// exact scores, solving the chosen move if its score is not known yet.
+pub fn accuracy_of<E: Evaluator<crate::game::StandardOthello>>(
+    known: &mut KnownPosition,
+    eval: &E,
+    depth: u32,
+    tt: &mut TranspositionTable,
+    solve_eval: &Evaluators,
+) -> AccuracyLine {
+    tt.clear();
+    let stop = AtomicBool::new(false);
+    let state = crate::game::Othello::<false>(known.board);
+    let result = think(&state, eval, tt, &Limits::depth(depth), &stop, &mut |_| {});
+    let chosen = result.best_move.expect("known positions are not finished");
+    let score = result.last.map(|it| it.score).unwrap_or(0);
+    let chosen_score = match known.move_scores.iter().find(|(m, _)| *m == chosen) {
+        Some(&(_, s)) => s,
+        None => {
+            let child = state.play_unchecked(chosen).0;
+            tt.clear();
+            let solution = crate::solve::solve(
+                child,
+                Variant::Othello,
+                solve_eval,
+                tt,
+                crate::solve::SolveMode::Exact,
+                false,
+            );
+            known.move_scores.push((chosen, -solution.score));
+            -solution.score
+        }
+    };
+    AccuracyLine {
+        best_found: chosen_score == known.best,
+        score_error: (f64::from(score) / f64::from(crate::eval::DISC) - f64::from(known.best))
+            .abs(),
+        nodes: result.nodes,
     }
 }

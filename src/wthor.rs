@@ -318,7 +318,6 @@ pub fn files_in(path: &Path) -> Result<Vec<PathBuf>, WthorError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Color;
 
     /// A header for `games` games of 2013 at depth 24, and the game bytes.
     fn file(games: &[[u8; GAME_BYTES]]) -> Vec<u8> {
@@ -426,7 +425,7 @@ mod tests {
             .collect();
         assert_eq!(passes, [27, 29, 31, 33, 35, 37]);
         for &i in &passes {
-            assert_eq!(replay.positions[i].to_move(), Color::White);
+            assert_eq!(replay.positions[i].to_move(), crate::game::Color::White);
             assert!(replay.positions[i].must_pass());
         }
         assert!(replay.last().is_over());

@@ -29,6 +29,23 @@ pub struct BenchArgs {
 enum BenchMode {
     /// Time `go movetime` answers and `stop` latency through the real protocol loop.
     Timing(TimingArgs),
+    /// Search positions with known exact scores at fixed depths, with the
+    /// hand-made and the trained evaluation: best moves found, score errors.
+    Accuracy(AccuracyArgs),
+}
+
+#[derive(Args, Debug)]
+struct AccuracyArgs {
+    /// Depths to search at.
+    #[arg(long, value_delimiter = ',', default_value = "8,12")]
+    depths: Vec<u32>,
+    /// Self-play positions (24 to 28 empties) to label with the solver, besides
+    /// the FFO positions with 24 to 30 empties.
+    #[arg(long, default_value_t = 24)]
+    extra: usize,
+    /// Seed of the self-play positions (training uses other seeds).
+    #[arg(long, default_value_t = 424242)]
+    seed: u64,
 }
 
 #[derive(Args, Debug)]
@@ -45,16 +62,16 @@ struct TimingArgs {
 }
 
 /// Runs the bench; returns the exit status.
-pub fn run(args: &BenchArgs) -> i32 {
+pub fn run(args: &BenchArgs, evaluators: std::sync::Arc<Evaluators>) -> i32 {
     match &args.mode {
         Some(BenchMode::Timing(t)) => timing(t),
-        None => signature(args),
+        Some(BenchMode::Accuracy(a)) => accuracy(a, &evaluators),
+        None => signature(args, &evaluators),
     }
 }
 
-fn signature(args: &BenchArgs) -> i32 {
-    let evaluators = Evaluators::default();
-    let total = bench::run(args.depth, args.hash, &evaluators, &mut |line| {
+fn signature(args: &BenchArgs, evaluators: &Evaluators) -> i32 {
+    let total = bench::run(args.depth, args.hash, evaluators, &mut |line| {
         println!(
             "{:<9} {}  depth {:>2}  nodes {:>10}  {:>7.1} ms  best {:<4} score {:+.2}",
             line.variant.to_string(),
@@ -180,5 +197,112 @@ fn timing(args: &TimingArgs) -> i32 {
         "stop -> bestmove x {}: median {median:.2} ms  p99 {p99:.2} ms  max {max:.2} ms",
         args.stops
     );
+    0
+}
+
+/// The FFO positions with 24 to 30 empties (their files score every move).
+fn ffo_positions() -> Vec<bench::KnownPosition> {
+    let mut known = Vec::new();
+    for (name, first) in [("fforum-20-39", 20), ("fforum-40-59", 40)] {
+        let path = format!("{}/data/obf/{name}.obf", env!("CARGO_MANIFEST_DIR"));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            eprintln!("orca bench accuracy: cannot read {path}; skipping it");
+            continue;
+        };
+        for (i, problem) in orca::obf::parse(&text)
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+        {
+            let board = problem.position.state().0;
+            if (24..=30).contains(&board.empties())
+                && let Some(best) = problem.best_score()
+            {
+                known.push(bench::KnownPosition {
+                    board,
+                    source: format!("FFO #{}", first + i),
+                    best,
+                    move_scores: problem.scores.clone(),
+                });
+            }
+        }
+    }
+    known
+}
+
+fn accuracy(args: &AccuracyArgs, evaluators: &Evaluators) -> i32 {
+    use orca::game::Variant;
+    use orca::search::TranspositionTable;
+    use orca::train::selfplay::{LineConfig, self_play};
+
+    let mut known = ffo_positions();
+    let mut tt = TranspositionTable::new(64);
+    let mut rng = Rng::new(args.seed);
+    let config = LineConfig {
+        exact_empties: 0,
+        ..LineConfig::default()
+    };
+    let handmade = orca::eval::Evaluators::new(orca::eval::EvalKind::Handmade)
+        .expect("hand-made needs no file");
+    for i in 0..args.extra {
+        let empties = 24 + (i % 5) as u32;
+        let mut small = TranspositionTable::new(4);
+        let line = self_play::<false, _>(&handmade.othello, &mut rng, &config, &mut small);
+        let Some(&(board, _)) = line
+            .positions
+            .iter()
+            .find(|(b, _)| b.empties() == empties && b.moves() != 0)
+        else {
+            continue;
+        };
+        tt.clear();
+        let solution = orca::solve::solve(
+            board,
+            Variant::Othello,
+            evaluators,
+            &mut tt,
+            orca::solve::SolveMode::Exact,
+            false,
+        );
+        eprintln!(
+            "labelled self-play position {} ({} empties): {:+} in {:.1} s",
+            i + 1,
+            empties,
+            solution.score,
+            solution.elapsed.as_secs_f64()
+        );
+        known.push(bench::KnownPosition {
+            board,
+            source: format!("self-play {}", i + 1),
+            best: solution.score,
+            move_scores: solution
+                .best
+                .map(|m| vec![(m, solution.score)])
+                .unwrap_or_default(),
+        });
+    }
+    println!(
+        "{} positions with known exact scores (24-30 empties)",
+        known.len()
+    );
+    println!("depth | evaluation | best move found | mean score error (discs) | mean nodes");
+    for &depth in &args.depths {
+        for (name, evals) in [("handmade", &handmade), ("trained", evaluators)] {
+            let (mut found, mut error, mut nodes) = (0usize, 0f64, 0u64);
+            for k in known.iter_mut() {
+                let line = bench::accuracy_of(k, &evals.othello, depth, &mut tt, evaluators);
+                found += usize::from(line.best_found);
+                error += line.score_error;
+                nodes += line.nodes;
+            }
+            let n = known.len().max(1);
+            println!(
+                "{depth:>5} | {name:<10} | {:>5.1}% ({found}/{n}) | {:>24.2} | {:>10}",
+                100.0 * found as f64 / n as f64,
+                error / n as f64,
+                nodes / n as u64
+            );
+        }
+    }
     0
 }

@@ -51,7 +51,7 @@ pub struct GtpArgs {
 }
 
 /// Runs an NBoard session on stdin/stdout.
-pub fn run_nboard(args: &NboardArgs) -> i32 {
+pub fn run_nboard(args: &NboardArgs, evaluators: Arc<Evaluators>) -> i32 {
     let config = nboard::Config {
         hash_mb: args.engine.hash,
         overhead: Duration::from_millis(args.engine.move_overhead),
@@ -59,13 +59,13 @@ pub fn run_nboard(args: &NboardArgs) -> i32 {
     nboard::run(
         Box::new(BufReader::new(std::io::stdin())),
         Output::stdout(),
-        Arc::new(Evaluators::default()),
+        evaluators,
         config,
     )
 }
 
 /// Runs a GTP session on stdin/stdout.
-pub fn run_gtp(args: &GtpArgs) -> i32 {
+pub fn run_gtp(args: &GtpArgs, evaluators: Arc<Evaluators>) -> i32 {
     let movetime = match (args.movetime, args.depth) {
         (Some(ms), _) => Some(Duration::from_millis(ms)),
         (None, Some(_)) => None,
@@ -79,10 +79,5 @@ pub fn run_gtp(args: &GtpArgs) -> i32 {
         overhead: Duration::from_millis(args.engine.move_overhead),
     };
     let stdin = std::io::stdin();
-    gtp::run(
-        &mut stdin.lock(),
-        Output::stdout(),
-        Arc::new(Evaluators::default()),
-        config,
-    )
+    gtp::run(&mut stdin.lock(), Output::stdout(), evaluators, config)
 }

@@ -61,7 +61,7 @@ pub struct PlayArgs {
 }
 
 /// Plays until the person quits or input ends; returns the exit status.
-pub fn run(args: &PlayArgs) -> i32 {
+pub fn run(args: &PlayArgs, evaluators: Arc<Evaluators>) -> i32 {
     if args.save.is_some() && args.variant == Variant::TicTacToe {
         eprintln!(
             "orca play: --save writes GGF, a format for Othello games; tic-tac-toe games cannot be saved"
@@ -88,7 +88,14 @@ pub fn run(args: &PlayArgs) -> i32 {
         },
     };
     let session = Session::new(args.variant, args.color);
-    let mut game = TerminalGame::new(session, limits, args.hints, args.save.clone(), terminal);
+    let mut game = TerminalGame::new(
+        session,
+        limits,
+        args.hints,
+        args.save.clone(),
+        terminal,
+        evaluators,
+    );
     match game.run() {
         Ok(status) => status,
         Err(e) => {
@@ -154,11 +161,12 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
         hints: bool,
         save: Option<PathBuf>,
         terminal: Terminal<R, W>,
+        evaluators: Arc<Evaluators>,
     ) -> Self {
         let (sender, reports) = unbounded();
         let engine = Engine::start(
             DEFAULT_HASH_MB,
-            Arc::new(Evaluators::default()),
+            evaluators,
             Arc::new(move |report| {
                 // The receiver outlives every search; a send fails only at exit.
                 let _ = sender.send(report);
@@ -622,7 +630,14 @@ mod tests {
             ..GoLimits::default()
         };
         let session = Session::new(variant, seating);
-        let mut game = TerminalGame::new(session, limits, false, None, terminal);
+        let mut game = TerminalGame::new(
+            session,
+            limits,
+            false,
+            None,
+            terminal,
+            Arc::new(Evaluators::default()),
+        );
         let status = game.run().unwrap();
         let output = String::from_utf8(game.terminal.output.clone()).unwrap();
         (status, output)

@@ -94,7 +94,7 @@ fn rate(nodes: u64, elapsed: Duration) -> String {
 }
 
 /// Solves the file; returns 0 if every answer agrees with it, 1 otherwise.
-pub fn run(args: &SolveArgs) -> i32 {
+pub fn run(args: &SolveArgs, evaluators: std::sync::Arc<Evaluators>) -> i32 {
     let text = match std::fs::read_to_string(&args.file) {
         Ok(t) => t,
         Err(e) => {
@@ -119,7 +119,6 @@ pub fn run(args: &SolveArgs) -> i32 {
         SolveMode::Exact
     };
     let compare = args.variant == Variant::Othello;
-    let evaluators = Evaluators::default();
     let queue = Mutex::new(problems.into_iter().enumerate());
     let results = Mutex::new(Vec::new());
     let total = text.lines().filter(|l| !l.trim().is_empty()).count();

@@ -10,8 +10,11 @@ pub mod pattern;
 pub mod stability;
 pub mod trained;
 
-use crate::game::{AnyPosition, Game, TicTacToe};
+use std::sync::Arc;
+
+use crate::game::{AnyPosition, Game, Move, Othello, TicTacToe, Variant};
 use handmade::HandmadeEval;
+use trained::{TrainedEval, Weights, WeightsError};
 
 /// One disc in score units: evaluations are in hundredths of a disc so that they
 /// are finer than the exact disc scores of finished games.
@@ -60,21 +63,115 @@ impl Evaluator<TicTacToe> for TicTacToeEval {
     }
 }
 
+/// Which evaluation the engine uses for the two Othello variants.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalKind {
+    /// The pattern weights fitted by `orca train` (the default).
+    #[default]
+    Trained,
+    /// The hand-made evaluation (for comparison).
+    Handmade,
+}
+
+impl std::str::FromStr for EvalKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<EvalKind, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "trained" => Ok(EvalKind::Trained),
+            "handmade" => Ok(EvalKind::Handmade),
+            _ => Err(format!(
+                "unknown evaluation '{s}' (expected trained or handmade)"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for EvalKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EvalKind::Trained => "trained",
+            EvalKind::Handmade => "handmade",
+        })
+    }
+}
+
+/// The evaluation of one Othello variant: chosen at start-up, so a match on
+/// the kind is the only cost (and the branch always goes the same way).
+#[derive(Clone, Debug)]
+pub enum OthelloEval<const REVERSED: bool> {
+    /// Hand-made weights.
+    Handmade(HandmadeEval<REVERSED>),
+    /// Trained pattern weights.
+    Trained(TrainedEval<REVERSED>),
+}
+
+impl<const REVERSED: bool> Evaluator<Othello<REVERSED>> for OthelloEval<REVERSED> {
+    #[inline]
+    fn evaluate(&self, state: &Othello<REVERSED>) -> i32 {
+        match self {
+            OthelloEval::Handmade(e) => e.evaluate(state),
+            OthelloEval::Trained(e) => e.evaluate(state),
+        }
+    }
+
+    #[inline]
+    fn order_key(&self, state: &Othello<REVERSED>, mv: Move, child: &Othello<REVERSED>) -> i32 {
+        match self {
+            OthelloEval::Handmade(e) => e.order_key(state, mv, child),
+            OthelloEval::Trained(e) => e.order_key(state, mv, child),
+        }
+    }
+}
+
 /// The evaluations the engine plays with, one per game.
 ///
 /// The one place that names the evaluation types: the engine, the tools and the
 /// protocols ask this bundle and never pick an evaluation themselves.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Evaluators {
     /// Standard Othello.
-    pub othello: HandmadeEval<false>,
+    pub othello: OthelloEval<false>,
     /// Reversed Othello.
-    pub reversed: HandmadeEval<true>,
+    pub reversed: OthelloEval<true>,
     /// Tic-tac-toe.
     pub tictactoe: TicTacToeEval,
 }
 
 impl Evaluators {
+    /// The evaluations of `kind`, with the weights built into the binary.
+    ///
+    /// # Errors
+    /// When the built-in weights are damaged (a broken build).
+    pub fn new(kind: EvalKind) -> Result<Evaluators, WeightsError> {
+        Ok(match kind {
+            EvalKind::Handmade => Evaluators {
+                othello: OthelloEval::Handmade(HandmadeEval),
+                reversed: OthelloEval::Handmade(HandmadeEval),
+                tictactoe: TicTacToeEval,
+            },
+            EvalKind::Trained => Evaluators {
+                othello: OthelloEval::Trained(TrainedEval::new(Weights::builtin(
+                    Variant::Othello,
+                )?)),
+                reversed: OthelloEval::Trained(TrainedEval::new(Weights::builtin(
+                    Variant::Reversed,
+                )?)),
+                tictactoe: TicTacToeEval,
+            },
+        })
+    }
+
+    /// Replaces the weights of the variant they were fitted for.
+    pub fn use_weights(&mut self, weights: Weights) {
+        match weights.variant {
+            Variant::Reversed => {
+                self.reversed = OthelloEval::Trained(TrainedEval::new(Arc::new(weights)))
+            }
+            _ => self.othello = OthelloEval::Trained(TrainedEval::new(Arc::new(weights))),
+        }
+    }
+
     /// The static evaluation of a position for the side to move, in [`DISC`]
     /// units; `None` when the game is over (the result is then exact, not an estimate).
     pub fn static_eval(&self, position: &AnyPosition) -> Option<i32> {
@@ -86,5 +183,16 @@ impl Evaluators {
             AnyPosition::Reversed(p) => self.reversed.evaluate(p.state()),
             AnyPosition::TicTacToe(p) => self.tictactoe.evaluate(p.state()),
         })
+    }
+}
+
+impl Default for Evaluators {
+    /// The trained evaluations built into the binary.
+    ///
+    /// # Panics
+    /// If the built-in weights are damaged, which only a broken build can cause
+    /// (a test checks them).
+    fn default() -> Self {
+        Evaluators::new(EvalKind::Trained).expect("the built-in weights are valid")
     }
 }

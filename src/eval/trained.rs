@@ -318,18 +318,95 @@ impl Weights {
     pub fn load(path: &std::path::Path) -> Result<Weights, WeightsError> {
         Weights::from_bytes(&std::fs::read(path).map_err(WeightsError::Io)?)
     }
+    /// The weights built into this binary for `variant` (an Othello variant).
+    ///
+    /// # Errors
+    /// When the built-in file is damaged or from another layout (a build problem).
+    pub fn builtin(variant: Variant) -> Result<Arc<Weights>, WeightsError> {
+        static OTHELLO: OnceLock<Arc<Weights>> = OnceLock::new();
+        static REVERSED: OnceLock<Arc<Weights>> = OnceLock::new();
+        let (cell, bytes): (_, &[u8]) = match variant {
+            Variant::Reversed => (&REVERSED, include_bytes!("../../weights/reversed.bin")),
+            _ => (&OTHELLO, include_bytes!("../../weights/othello.bin")),
+        };
+        if let Some(weights) = cell.get() {
+            return Ok(Arc::clone(weights));
+        }
+        let weights = Arc::new(Weights::from_bytes(bytes)?);
+        Ok(Arc::clone(cell.get_or_init(|| weights)))
+    }
+}
+
+/// Weights laid out for evaluation: every index of a pattern table holds the
+/// weight of its canonical reading, so evaluating needs no mirror lookups.
+#[derive(Clone, Debug)]
+pub struct Expanded {
+    stages: Vec<Vec<i16>>,
+}
+
+impl Expanded {
+    /// Spreads the canonical weights over every reading.
+    pub fn new(weights: &Weights) -> Expanded {
+        let layout = Layout::get();
+        let stages = weights
+            .stages
+            .iter()
+            .map(|canonical| {
+                let mut full = canonical.clone();
+                for (family, &offset) in layout.families.iter().zip(&layout.offsets) {
+                    for index in 0..family.size() {
+                        full[offset + index] = canonical[offset + family.canonical(index)];
+                    }
+                }
+                full
+            })
+            .collect();
+        Expanded { stages }
+    }
+
+    /// The value of a board for the side to move, in weight units (the same
+    /// number as [`Weights::raw`], without building a feature list).
+    #[inline]
+    pub fn raw(&self, board: &Board) -> i32 {
+        let layout = Layout::get();
+        let w = &self.stages[stage(board.empties())];
+        let images = Images::new(board.player, board.opponent);
+        let mut sum = 0i32;
+        for (family, &offset) in layout.families.iter().zip(&layout.offsets) {
+            for &s in &family.symmetries {
+                sum += i32::from(w[offset + images.index(family.mask, s)]);
+            }
+        }
+        let mobility = |m: u64| {
+            (m.count_ones() as usize + (m & CORNERS).count_ones() as usize).min(MAX_MOBILITY)
+        };
+        sum += i32::from(w[layout.mobility_player + mobility(board.moves())]);
+        sum += i32::from(w[layout.mobility_opponent + mobility(board.opponent_moves())]);
+        if board.empties() % 2 == 1 {
+            sum += i32::from(w[layout.parity]);
+        }
+        sum + i32::from(w[layout.bias])
+    }
+
+    /// The value of a board in centi-discs, within the evaluation limits.
+    #[inline]
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        (self.raw(board) * DISC / SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
 }
 
 /// The trained evaluation for standard (`REVERSED = false`) or reversed Othello.
 #[derive(Clone, Debug)]
 pub struct TrainedEval<const REVERSED: bool> {
     weights: Arc<Weights>,
+    expanded: Arc<Expanded>,
 }
 
 impl<const REVERSED: bool> TrainedEval<REVERSED> {
     /// An evaluation with these weights.
     pub fn new(weights: Arc<Weights>) -> Self {
-        TrainedEval { weights }
+        let expanded = Arc::new(Expanded::new(&weights));
+        TrainedEval { weights, expanded }
     }
 
     /// The weights in use.
@@ -341,7 +418,7 @@ impl<const REVERSED: bool> TrainedEval<REVERSED> {
 impl<const REVERSED: bool> Evaluator<Othello<REVERSED>> for TrainedEval<REVERSED> {
     #[inline]
     fn evaluate(&self, state: &Othello<REVERSED>) -> i32 {
-        self.weights.evaluate(&state.0)
+        self.expanded.evaluate(&state.0)
     }
 
     /// Fastest first, helped by the weights: few replies, then the position
@@ -349,7 +426,7 @@ impl<const REVERSED: bool> Evaluator<Othello<REVERSED>> for TrainedEval<REVERSED
     fn order_key(&self, _state: &Othello<REVERSED>, _mv: Move, child: &Othello<REVERSED>) -> i32 {
         let replies = child.0.moves();
         let mobility = replies.count_ones() as i32 + (replies & CORNERS).count_ones() as i32;
-        -self.weights.evaluate(&child.0) / 4 - 64 * mobility
+        -self.expanded.evaluate(&child.0) / 4 - 64 * mobility
     }
 }
 
@@ -408,6 +485,19 @@ mod tests {
             "{missing}"
         );
         assert!(WeightsError::Checksum.to_string().contains("damaged"));
+    }
+
+    #[test]
+    fn expanded_weights_evaluate_like_the_canonical_ones() {
+        let w = random_weights(5);
+        let expanded = Expanded::new(&w);
+        let mut rng = Rng::new(6);
+        for _ in 0..500 {
+            let p = rng.next_u64() & rng.next_u64();
+            let o = rng.next_u64() & !p;
+            let b = Board::new(p, o);
+            assert_eq!(expanded.raw(&b), w.raw(&b));
+        }
     }
 
     #[test]

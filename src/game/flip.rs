@@ -62,7 +62,7 @@ static RAYS: Rays = build_rays();
 ///
 /// Returns 0 when the move flips nothing, that is when it is not legal. The
 /// square must be empty; that is not checked here.
-#[inline]
+#[inline(always)]
 pub fn flips(player: u64, opponent: u64, square: u8) -> u64 {
     let up = &RAYS.up[square as usize];
     let down = &RAYS.down[square as usize];

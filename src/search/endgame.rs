@@ -462,7 +462,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         } else {
             (board.opponent, board.player)
         };
-        if 64 - 2 * (burden_side.count_ones() as i32) > alpha {
+        // Without a corner, stable discs are rare (only on full lines): not
+        // worth the look. Skipping a cutoff never changes a result.
+        if 64 - 2 * (burden_side.count_ones() as i32) > alpha || burden_side & CORNERS == 0 {
             return None;
         }
         let stable = stable_discs(burden_side, other).count_ones() as i32;

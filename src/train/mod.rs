@@ -1,5 +1,328 @@
-//! Training the pattern evaluation: positions and labels from game records and
-//! self-play, fitted stage by stage (`orca train`).
+//! Training the pattern evaluation (`orca train`): positions and labels from the
+//! WTHOR game records and from self-play, fitted stage by stage.
+//!
+//! The pipeline, reproducible from a seed whatever the number of threads:
+//!
+//! 1. **Lines.** Standard Othello: every WTHOR game, replayed with its passes,
+//!    labelled with the game's recorded theoretical score; plus self-play games
+//!    for positions the database lacks. Reversed Othello has no database: all
+//!    its lines are self-play under the reversed rules.
+//! 2. **Exact labels.** In the lines chosen for it, every position with at most
+//!    `exact_empties` empty squares is solved and labelled with its exact score.
+//! 3. **Split.** About one line in twenty is held out for testing.
+//! 4. **Fit.** [`fit::fit`], one weight set per stage.
 
 pub mod fit;
 pub mod selfplay;
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use crate::eval::handmade::HandmadeEval;
+use crate::eval::trained::Weights;
+use crate::game::Variant;
+use crate::rng::Rng;
+use crate::search::TranspositionTable;
+use crate::wthor;
+use fit::{FitConfig, Sample, StageReport};
+use selfplay::{Line, LineConfig, label, self_play};
+
+/// Everything a training run needs.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// Standard or reversed Othello.
+    pub variant: Variant,
+    /// Where the WTHOR files are (standard Othello only).
+    pub wthor: Option<PathBuf>,
+    /// Use at most this many WTHOR games (all when `None`).
+    pub wthor_games: Option<usize>,
+    /// Label exactly the late positions of one WTHOR game in this many.
+    pub exact_every: usize,
+    /// Self-play games to add.
+    pub selfplay_games: usize,
+    /// Labelling and self-play settings.
+    pub line: LineConfig,
+    /// Fitting settings.
+    pub fit: FitConfig,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Worker threads for labelling and self-play.
+    pub threads: usize,
+}
+
+impl TrainConfig {
+    /// The full training of `variant` as committed in `weights/`.
+    pub fn full(variant: Variant, wthor: PathBuf) -> TrainConfig {
+        match variant {
+            Variant::Reversed => TrainConfig {
+                variant,
+                wthor: None,
+                wthor_games: None,
+                exact_every: 1,
+                selfplay_games: 24_000,
+                line: LineConfig::default(),
+                fit: FitConfig::default(),
+                seed: 2026,
+                threads: 2,
+            },
+            _ => TrainConfig {
+                variant,
+                wthor: Some(wthor),
+                wthor_games: None,
+                exact_every: 3,
+                selfplay_games: 4_000,
+                line: LineConfig::default(),
+                fit: FitConfig::default(),
+                seed: 2026,
+                threads: 2,
+            },
+        }
+    }
+}
+
+/// What a training run measured.
+#[derive(Clone, Debug)]
+pub struct TrainReport {
+    /// Lines used (games).
+    pub lines: usize,
+    /// Labelled positions in all.
+    pub samples: usize,
+    /// Positions labelled exactly.
+    pub exact: usize,
+    /// Errors per stage.
+    pub stages: Vec<StageReport>,
+    /// Seconds spent making and labelling positions.
+    pub data_seconds: f64,
+    /// Seconds spent fitting.
+    pub fit_seconds: f64,
+}
+
+/// Progress of a run, for a progress bar.
+#[derive(Clone, Debug)]
+pub enum Progress {
+    /// Lines labelled so far out of the total.
+    Lines {
+        /// Done.
+        done: usize,
+        /// In all.
+        total: usize,
+    },
+    /// A stage was fitted.
+    Stage(StageReport, f64),
+}
+
+/// Why a run could not start.
+#[derive(Debug)]
+pub enum TrainError {
+    /// The WTHOR files could not be read.
+    Wthor(wthor::WthorError),
+    /// The configuration asks for nothing to train on.
+    NoData,
+    /// Tic-tac-toe has no evaluation to train.
+    NotOthello,
+}
+
+impl std::fmt::Display for TrainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrainError::Wthor(e) => write!(f, "{e}"),
+            TrainError::NoData => write!(f, "no games to train on"),
+            TrainError::NotOthello => {
+                write!(f, "only the Othello variants have a trained evaluation")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TrainError {}
+
+/// The samples of one line and how many of them were solved exactly.
+type Labelled = (Vec<Sample>, usize);
+
+/// One unit of labelling work.
+enum Job {
+    /// A recorded game and whether its late positions are solved exactly.
+    Record(Line, bool),
+    /// A self-play game from this seed.
+    SelfPlay(u64),
+}
+
+fn wthor_lines(config: &TrainConfig) -> Result<Vec<Line>, TrainError> {
+    let Some(dir) = &config.wthor else {
+        return Ok(Vec::new());
+    };
+    let mut lines = Vec::new();
+    for path in wthor::files_in(dir).map_err(TrainError::Wthor)? {
+        let file = wthor::read(&path).map_err(TrainError::Wthor)?;
+        for game in &file.games {
+            if config.wthor_games.is_some_and(|n| lines.len() >= n) {
+                return Ok(lines);
+            }
+            // A record that breaks the rules teaches nothing: skip it.
+            let Ok(replay) = game.replay() else { continue };
+            let positions = replay
+                .positions
+                .iter()
+                .filter(|p| !p.is_over())
+                .map(|p| (p.state().0, p.to_move()))
+                .collect();
+            lines.push(Line {
+                positions,
+                black_score: game.theoretical_score(),
+            });
+        }
+    }
+    Ok(lines)
+}
+
+/// Makes the labelled positions of a run (steps 1-3).
+fn samples(
+    config: &TrainConfig,
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Result<(Vec<Sample>, usize, usize), TrainError> {
+    let mut jobs: Vec<Job> = wthor_lines(config)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| Job::Record(line, config.exact_every > 0 && i % config.exact_every == 0))
+        .collect();
+    let mut seeds = Rng::new(config.seed);
+    jobs.extend((0..config.selfplay_games).map(|_| Job::SelfPlay(seeds.next_u64())));
+    if jobs.is_empty() {
+        return Err(TrainError::NoData);
+    }
+    let total = jobs.len();
+    let results: Vec<Mutex<Option<Labelled>>> = (0..total).map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let progress = Mutex::new(progress);
+    let reversed = config.variant == Variant::Reversed;
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads.max(1) {
+            scope.spawn(|| {
+                let mut tt = TranspositionTable::new(8);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= total {
+                        break;
+                    }
+                    // The split is decided per line, from the seed and the index.
+                    let test =
+                        Rng::new(config.seed ^ (i as u64).wrapping_mul(0xA24B_AED4_963E_E407))
+                            .below(20)
+                            == 0;
+                    let labelled = match &jobs[i] {
+                        Job::Record(line, exact) => {
+                            let exact_empties = if *exact { config.line.exact_empties } else { 0 };
+                            let samples = run_label(reversed, line, exact_empties, &mut tt, test);
+                            let exact_count = if *exact {
+                                count_exact(line, exact_empties)
+                            } else {
+                                0
+                            };
+                            (samples, exact_count)
+                        }
+                        Job::SelfPlay(seed) => {
+                            let mut rng = Rng::new(*seed);
+                            let line = if reversed {
+                                self_play::<true, _>(
+                                    &HandmadeEval::<true>,
+                                    &mut rng,
+                                    &config.line,
+                                    &mut tt,
+                                )
+                            } else {
+                                self_play::<false, _>(
+                                    &HandmadeEval::<false>,
+                                    &mut rng,
+                                    &config.line,
+                                    &mut tt,
+                                )
+                            };
+                            let samples = run_label(
+                                reversed,
+                                &line,
+                                config.line.exact_empties,
+                                &mut tt,
+                                test,
+                            );
+                            (samples, count_exact(&line, config.line.exact_empties))
+                        }
+                    };
+                    *results[i].lock().expect("no panics while holding it") = Some(labelled);
+                    let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if d.is_multiple_of(100) || d == total {
+                        (progress.lock().expect("no panics while holding it"))(Progress::Lines {
+                            done: d,
+                            total,
+                        });
+                    }
+                }
+            });
+        }
+    });
+    let mut all = Vec::new();
+    let mut exact = 0;
+    for cell in results {
+        let (samples, e) = cell
+            .into_inner()
+            .expect("no panics")
+            .expect("every job ran");
+        all.extend(samples);
+        exact += e;
+    }
+    Ok((all, total, exact))
+}
+
+fn count_exact(line: &Line, exact_empties: u32) -> usize {
+    line.positions
+        .iter()
+        .filter(|(b, _)| b.empties() <= exact_empties && !b.is_game_over())
+        .count()
+}
+
+fn run_label(
+    reversed: bool,
+    line: &Line,
+    exact_empties: u32,
+    tt: &mut TranspositionTable,
+    test: bool,
+) -> Vec<Sample> {
+    if reversed {
+        label::<true, _>(line, &HandmadeEval::<true>, exact_empties, tt, test)
+    } else {
+        label::<false, _>(line, &HandmadeEval::<false>, exact_empties, tt, test)
+    }
+}
+
+/// Runs the whole training and returns the weights with the report.
+///
+/// # Errors
+/// When the data cannot be read or there is none.
+pub fn run(
+    config: &TrainConfig,
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Result<(Weights, TrainReport), TrainError> {
+    if config.variant == Variant::TicTacToe {
+        return Err(TrainError::NotOthello);
+    }
+    let started = Instant::now();
+    let (samples, lines, exact) = samples(config, progress)?;
+    let data_seconds = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let (weights, stages) = fit::fit(&samples, config.variant, &config.fit, &mut |r, t| {
+        progress(Progress::Stage(*r, t));
+    });
+    Ok((
+        weights,
+        TrainReport {
+            lines,
+            samples: samples.len(),
+            exact,
+            stages,
+            data_seconds,
+            fit_seconds: started.elapsed().as_secs_f64(),
+        },
+    ))
+}
