@@ -206,7 +206,7 @@ fn progress_line(
             format!("{name} {reason}")
         }
     };
-    let elo = tally.elo().map_or_else(String::new, |e| {
+    let elo = tally.games.elo().map_or_else(String::new, |e| {
         format!(", Elo {:+.0} ± {:.0}", e.elo, e.margin())
     });
     format!(

@@ -19,7 +19,7 @@ use super::client::{Client, Fault, Settings, connect, side_index};
 use super::game::{self, Forfeit, Interrupted, Played, Termination};
 use super::openings::Opening;
 use super::spec::{EngineSpec, Protocol, TimeControl};
-use super::stats::{EloEstimate, Pentanomial, Sprt, SprtState, Wdl};
+use super::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::game::{Color, Variant};
 
 /// Everything a match is run with.
@@ -204,15 +204,6 @@ impl Tally {
     /// The first engine's mean disc difference over games the rules ended.
     pub fn mean_disc_difference(&self) -> Option<f64> {
         (self.disc_games > 0).then(|| self.disc_sum as f64 / f64::from(self.disc_games))
-    }
-
-    /// The Elo difference from the pairs when there are some, else from games.
-    pub fn elo(&self) -> Option<EloEstimate> {
-        if self.pairs.pairs() > 0 {
-            self.pairs.elo()
-        } else {
-            self.games.elo()
-        }
     }
 
     /// The SPRT's log-likelihood ratio, from the complete pairs.
@@ -488,7 +479,7 @@ mod tests {
         // Engine 1 was black in game 3 and lost on time.
         assert_eq!(tally.forfeits[1][0], 1);
         assert_eq!(tally.forfeits[0], [0; 6]);
-        assert!(tally.elo().is_some());
+        assert!(tally.games.elo().is_some());
     }
 
     #[test]

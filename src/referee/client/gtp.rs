@@ -140,14 +140,7 @@ impl super::Client for GtpClient {
             .map_err(|refusal| Fault::Protocol(format!("answered '? {refusal}' to genmove")))?;
         // The engine has played its move on its own board.
         self.known = turn.moves.len() + 1;
-        if token.is_empty() {
-            return Err(Fault::Protocol("'=' without a move to genmove".into()));
-        }
-        Ok(Reply {
-            token,
-            elapsed,
-            eval: None,
-        })
+        Reply::checked(token, elapsed, None, "=")
     }
 
     fn shut_down(&mut self) {

@@ -79,6 +79,29 @@ pub struct Reply {
     pub eval: Option<f64>,
 }
 
+impl Reply {
+    /// The reply, or a protocol fault when the engine's answer (`answer` names
+    /// it in the message) carried no move.
+    ///
+    /// # Errors
+    /// [`Fault::Protocol`] for an empty move.
+    pub fn checked(
+        token: String,
+        elapsed: Duration,
+        eval: Option<f64>,
+        answer: &str,
+    ) -> Result<Reply, Fault> {
+        if token.is_empty() {
+            return Err(Fault::Protocol(format!("'{answer}' without a move")));
+        }
+        Ok(Reply {
+            token,
+            elapsed,
+            eval,
+        })
+    }
+}
+
 /// Something went wrong that is the engine's fault (or the match was stopped).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {

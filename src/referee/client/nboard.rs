@@ -126,14 +126,7 @@ impl super::Client for NboardClient {
         self.ping()?;
         let sent = self.link.send("go")?;
         let (elapsed, (token, eval)) = self.link.wait_move(sent, allowance, parse_answer)?;
-        if token.is_empty() {
-            return Err(Fault::Protocol("'===' without a move".into()));
-        }
-        Ok(Reply {
-            token,
-            elapsed,
-            eval,
-        })
+        Reply::checked(token, elapsed, eval, "===")
     }
 
     fn shut_down(&mut self) {

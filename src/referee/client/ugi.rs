@@ -141,14 +141,7 @@ impl super::Client for UgiClient {
             let mut tokens = line.split_whitespace();
             (tokens.next() == Some("bestmove")).then(|| tokens.next().unwrap_or("").to_string())
         })?;
-        if token.is_empty() {
-            return Err(Fault::Protocol("'bestmove' without a move".into()));
-        }
-        Ok(Reply {
-            token,
-            elapsed,
-            eval,
-        })
+        Reply::checked(token, elapsed, eval, "bestmove")
     }
 
     fn shut_down(&mut self) {
