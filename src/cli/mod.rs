@@ -5,6 +5,8 @@
 
 mod bench;
 mod frontends;
+mod match_cmd;
+mod openings;
 mod perft;
 mod play;
 mod solve;
@@ -56,6 +58,11 @@ enum Command {
     /// Play a game against Orca in the terminal (or two people, or watch Orca
     /// play itself).
     Play(play::PlayArgs),
+    /// Referee a match between two engines (UGI, GTP or NBoard): every move
+    /// checked, clocks kept, results with Elo, pentanomial and SPRT, games as GGF.
+    Match(match_cmd::MatchArgs),
+    /// Make a balanced openings file for `orca match` from WTHOR games.
+    Openings(openings::OpeningsArgs),
     /// Fit the evaluation weights from the shipped game data and self-play.
     Train(train::TrainArgs),
     /// Run the engine over UGI on stdin/stdout.
@@ -80,6 +87,8 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Bench(args)) => bench::run(&args, evaluators),
         Some(Command::Solve(args)) => solve::run(&args, evaluators),
         Some(Command::Play(args)) => play::run(&args, evaluators),
+        Some(Command::Match(args)) => match_cmd::run(&args),
+        Some(Command::Openings(args)) => openings::run(&args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Nboard(args)) => frontends::run_nboard(&args, evaluators),
         Some(Command::Gtp(args)) => frontends::run_gtp(&args, evaluators),

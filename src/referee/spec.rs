@@ -1,0 +1,324 @@
+//! What a match is told on the command line, parsed into plain values: which
+//! engines (`name=A cmd=./engine --flag proto=ugi`), which protocol each speaks,
+//! and the time control (`movetime=100`, `60+0.5`).
+//!
+//! Kept apart from the referee so that every accepted spelling is unit-tested
+//! and the command line only forwards strings.
+
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::play::parse_movetime;
+
+/// The text protocols the referee can drive an engine with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protocol {
+    /// UGI (UCI for any game): the referee sends whole positions and `go`.
+    Ugi,
+    /// GTP: the referee sends `play` for the opponent's moves and `genmove`.
+    Gtp,
+    /// NBoard: the referee sends the game as GGF and `go`; the engine never
+    /// plays its own move.
+    Nboard,
+}
+
+impl Protocol {
+    /// The name used in engine specs and messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Protocol::Ugi => "ugi",
+            Protocol::Gtp => "gtp",
+            Protocol::Nboard => "nboard",
+        }
+    }
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Protocol {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Protocol, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "ugi" | "uci" => Ok(Protocol::Ugi),
+            "gtp" => Ok(Protocol::Gtp),
+            "nboard" => Ok(Protocol::Nboard),
+            _ => Err(format!(
+                "unknown protocol '{s}' (expected ugi, gtp or nboard)"
+            )),
+        }
+    }
+}
+
+/// One engine of a match: how to start it and how to talk to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The name used in results and game records.
+    pub name: String,
+    /// The program to run (no shell is involved).
+    pub program: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// The protocol it speaks.
+    pub protocol: Protocol,
+    /// UGI options to set before the first game (`option.Hash=16`).
+    pub options: Vec<(String, String)>,
+}
+
+impl FromStr for EngineSpec {
+    type Err = String;
+
+    /// `name=A cmd=./path arg1 arg2 proto=ugi option.Hash=16`: words after
+    /// `cmd=` are the program's arguments until the next `name=`, `proto=` or
+    /// `option.X=` word. Quotes group words with spaces. `proto` defaults to
+    /// ugi and `name` to the program's file name.
+    fn from_str(text: &str) -> Result<EngineSpec, String> {
+        let words = split_words(text)?;
+        let mut name = None;
+        let mut command: Option<Vec<String>> = None;
+        let mut protocol = Protocol::Ugi;
+        let mut options = Vec::new();
+        for word in words {
+            if let Some(value) = word.strip_prefix("name=") {
+                name = Some(value.to_string());
+            } else if let Some(value) = word
+                .strip_prefix("proto=")
+                .or_else(|| word.strip_prefix("protocol="))
+            {
+                protocol = value.parse()?;
+            } else if let Some(option) = word.strip_prefix("option.") {
+                let (key, value) = option
+                    .split_once('=')
+                    .ok_or_else(|| format!("'{word}' is not option.NAME=VALUE"))?;
+                options.push((key.to_string(), value.to_string()));
+            } else if let Some(program) = word.strip_prefix("cmd=") {
+                command = Some(vec![program.to_string()]);
+            } else if let Some(command) = command.as_mut() {
+                command.push(word);
+            } else {
+                return Err(format!(
+                    "unexpected '{word}' (expected name=, cmd=, proto= or option.NAME=VALUE)"
+                ));
+            }
+        }
+        let mut command = command.ok_or("missing cmd=<program>")?;
+        let program = command.remove(0);
+        if program.is_empty() {
+            return Err("cmd= names no program".into());
+        }
+        if !options.is_empty() && protocol != Protocol::Ugi {
+            return Err(format!(
+                "option.NAME=VALUE is for UGI engines only; pass {protocol} engines their settings as arguments"
+            ));
+        }
+        let name = name.unwrap_or_else(|| {
+            Path::new(&program)
+                .file_stem()
+                .map_or_else(|| program.clone(), |s| s.to_string_lossy().into_owned())
+        });
+        if name.is_empty() {
+            return Err("name= is empty".into());
+        }
+        Ok(EngineSpec {
+            name,
+            program,
+            args: command,
+            protocol,
+            options,
+        })
+    }
+}
+
+/// Splits on whitespace; single and double quotes group, a backslash escapes
+/// the next character outside single quotes.
+fn split_words(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        None => return Err(format!("unclosed {c} in '{text}'")),
+                        Some(q) if q == c => break,
+                        Some('\\') if c == '"' => word.extend(chars.next()),
+                        Some(other) => word.push(other),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                word.extend(chars.next());
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+/// How long the engines may think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// A fixed time for every move.
+    MoveTime(Duration),
+    /// A clock for the whole game, with an increment after every move.
+    Clock {
+        /// Time on each clock at the start.
+        main: Duration,
+        /// Added to the mover's clock after each of its moves.
+        increment: Duration,
+    },
+}
+
+impl FromStr for TimeControl {
+    type Err = String;
+
+    /// `movetime=100` (milliseconds; `movetime=0.1s` and `movetime=100ms` too)
+    /// or `MAIN+INC` in seconds (`60+0.5`, `300`).
+    fn from_str(s: &str) -> Result<TimeControl, String> {
+        let s = s.trim();
+        if let Some(value) = s.strip_prefix("movetime=") {
+            let time = match value.parse::<u64>() {
+                Ok(ms) if ms > 0 => Duration::from_millis(ms),
+                Ok(_) => return Err("movetime must be positive".into()),
+                Err(_) => parse_movetime(value)?,
+            };
+            return Ok(TimeControl::MoveTime(time));
+        }
+        let seconds = |part: &str| -> Result<Duration, String> {
+            part.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e7)
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| {
+                    format!("'{s}' is not a time control (expected movetime=MS or SECONDS+INCREMENT, like 60+0.5)")
+                })
+        };
+        let (main, increment) = match s.split_once('+') {
+            Some((main, increment)) => (seconds(main)?, seconds(increment)?),
+            None => (seconds(s)?, Duration::ZERO),
+        };
+        if main.is_zero() {
+            return Err(format!("'{s}': the main time must be positive"));
+        }
+        Ok(TimeControl::Clock { main, increment })
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::MoveTime(t) => write!(f, "movetime {} ms", t.as_millis()),
+            TimeControl::Clock { main, increment } => write!(
+                f,
+                "{} s + {} s a move",
+                main.as_secs_f64(),
+                increment.as_secs_f64()
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_specs() {
+        let spec: EngineSpec = "name=A cmd=./target/release/orca proto=ugi"
+            .parse()
+            .unwrap();
+        assert_eq!(spec.name, "A");
+        assert_eq!(spec.program, "./target/release/orca");
+        assert!(spec.args.is_empty());
+        assert_eq!(spec.protocol, Protocol::Ugi);
+
+        let spec: EngineSpec = "cmd=/opt/edax/edax -gtp --level=10 proto=GTP name=Edax"
+            .parse()
+            .unwrap();
+        assert_eq!(spec.args, ["-gtp", "--level=10"]);
+        assert_eq!((spec.name.as_str(), spec.protocol), ("Edax", Protocol::Gtp));
+
+        let spec: EngineSpec = "cmd=bin/orca nboard proto=nboard".parse().unwrap();
+        assert_eq!((spec.name.as_str(), spec.args.len()), ("orca", 1));
+
+        let spec: EngineSpec = r#"name="Orca dev" cmd='/a b/orca' option.Hash=16"#.parse().unwrap();
+        assert_eq!(spec.name, "Orca dev");
+        assert_eq!(spec.program, "/a b/orca");
+        assert_eq!(spec.options, [("Hash".to_string(), "16".to_string())]);
+    }
+
+    #[test]
+    fn bad_engine_specs() {
+        for (text, why) in [
+            ("name=A", "missing cmd"),
+            ("name=A proto=ugi", "missing cmd"),
+            ("stray cmd=x", "unexpected 'stray'"),
+            ("cmd=x proto=xboard", "unknown protocol"),
+            ("cmd=x proto=gtp option.Hash=1", "UGI engines only"),
+            ("cmd=x option.Hash", "option.NAME=VALUE"),
+            ("cmd='x", "unclosed"),
+            ("cmd= name=A", "names no program"),
+        ] {
+            let err = text.parse::<EngineSpec>().unwrap_err();
+            assert!(err.contains(why), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn time_controls() {
+        let ms = Duration::from_millis;
+        assert_eq!(
+            "movetime=100".parse::<TimeControl>(),
+            Ok(TimeControl::MoveTime(ms(100)))
+        );
+        assert_eq!(
+            "movetime=0.25s".parse::<TimeControl>(),
+            Ok(TimeControl::MoveTime(ms(250)))
+        );
+        assert_eq!(
+            "60+0.5".parse::<TimeControl>(),
+            Ok(TimeControl::Clock {
+                main: ms(60_000),
+                increment: ms(500)
+            })
+        );
+        assert_eq!(
+            "300".parse::<TimeControl>(),
+            Ok(TimeControl::Clock {
+                main: ms(300_000),
+                increment: Duration::ZERO
+            })
+        );
+        for bad in ["movetime=0", "movetime=fast", "0+1", "a+b", "-5", ""] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+        assert_eq!(TimeControl::MoveTime(ms(50)).to_string(), "movetime 50 ms");
+        assert_eq!(
+            "60+0.5".parse::<TimeControl>().unwrap().to_string(),
+            "60 s + 0.5 s a move"
+        );
+    }
+}
