@@ -128,41 +128,19 @@ pub enum BestMove {
     None,
 }
 
-/// What one finished iteration found, in protocol-neutral form.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchInfo {
-    /// Nominal depth.
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// Score for the side to move in centi-discs.
-    pub score: i32,
-    /// The score is proven (searched to the end of the game).
-    pub exact: bool,
-    /// Nodes searched so far.
-    pub nodes: u64,
-    /// Time since the `go` was read.
-    pub elapsed: Duration,
-    /// Principal variation in game notation.
-    pub pv: Vec<String>,
-}
+/// What one finished iteration found, in protocol-neutral form: the moves of
+/// the principal variation in game notation.
+pub type SearchInfo = Iteration<String>;
 
-impl SearchInfo {
-    fn from_iteration<M: ToString>(it: &Iteration<M>) -> SearchInfo {
-        SearchInfo {
-            depth: it.depth,
-            seldepth: it.seldepth,
-            score: it.score,
-            exact: it.exact,
-            nodes: it.nodes,
-            elapsed: it.elapsed,
-            pv: it.pv.iter().map(ToString::to_string).collect(),
-        }
-    }
-
-    /// Nodes per second.
-    pub fn nps(&self) -> u64 {
-        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
+fn search_info<M: ToString>(it: &Iteration<M>) -> SearchInfo {
+    Iteration {
+        depth: it.depth,
+        seldepth: it.seldepth,
+        score: it.score,
+        exact: it.exact,
+        nodes: it.nodes,
+        elapsed: it.elapsed,
+        pv: it.pv.iter().map(ToString::to_string).collect(),
     }
 }
 
@@ -454,7 +432,7 @@ impl Worker {
             &mut self.tt,
             &limits,
             &self.stop,
-            &mut |it| report(Report::Info(SearchInfo::from_iteration(it))),
+            &mut |it| report(Report::Info(search_info(it))),
         );
         let best = match result.best_move {
             Some(mv) if Some(mv) == G::pass_move() => BestMove::Pass,
@@ -463,7 +441,7 @@ impl Worker {
         };
         SearchDone {
             best,
-            info: result.last.as_ref().map(SearchInfo::from_iteration),
+            info: result.last.as_ref().map(search_info),
             nodes: result.nodes,
             elapsed: result.elapsed,
         }

@@ -315,13 +315,26 @@ fn complete_game(ty: &str, explicit_passes: bool) -> AnyPosition {
     e.send(&format!("set game {start}"));
     let mut position = game.position().unwrap();
     let mut n = 0;
+    let mut omitted_pass = false;
     while !position.is_over() {
         n += 1;
         if position.must_pass() {
             if explicit_passes {
                 e.send("move PA");
+            } else {
+                omitted_pass = true;
             }
             position = game.play("PA".parse().unwrap()).unwrap();
+            continue;
+        }
+        if omitted_pass {
+            // Orca's board still has the passing side to move (a `go` now
+            // would rightly answer PA); the GUI's next move, for the other
+            // side, must make Orca put the pass in itself.
+            omitted_pass = false;
+            let mv = legal(&position)[0].clone();
+            e.send(&format!("move {mv}"));
+            position = game.play(mv.parse().unwrap()).unwrap();
             continue;
         }
         ping(&mut e, n);

@@ -168,6 +168,28 @@ pub fn spawn_reader(mut input: Box<dyn BufRead + Send>) -> Receiver<Option<Input
     receiver
 }
 
+/// Feeds every line of `input` to `handle`, each with the moment it was read,
+/// until the handler says [`Flow::Quit`], the input ends, or reading fails.
+pub fn serve(
+    input: &mut impl BufRead,
+    mut handle: impl FnMut(&InputLine, std::time::Instant) -> Flow,
+) {
+    loop {
+        match read_line(input) {
+            Ok(Some(line)) => {
+                if handle(&line, std::time::Instant::now()) == Flow::Quit {
+                    break;
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                log::error!("reading stdin failed: {e}");
+                break;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

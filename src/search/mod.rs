@@ -101,7 +101,7 @@ impl Limits {
 }
 
 /// One finished iteration of the deepening loop.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Iteration<M> {
     /// Nominal depth of the iteration.
     pub depth: u32,
@@ -117,6 +117,13 @@ pub struct Iteration<M> {
     pub elapsed: Duration,
     /// Principal variation, best move first.
     pub pv: Vec<M>,
+}
+
+impl<M> Iteration<M> {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
+    }
 }
 
 /// The answer of a search.

@@ -30,7 +30,7 @@ use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use clock::GtpClock;
 use command::{COMMANDS, Command};
 
-use super::{Flow, InputLine, Output, channel_engine, read_line};
+use super::{Flow, InputLine, Output, channel_engine};
 
 /// The name `name` answers.
 pub const GTP_NAME: &str = "Orca";
@@ -371,20 +371,7 @@ pub fn run(
     config: Config,
 ) -> i32 {
     let mut session = Session::new(out, evaluators, config);
-    loop {
-        match read_line(input) {
-            Ok(Some(line)) => {
-                if session.handle(&line, Instant::now()) == Flow::Quit {
-                    break;
-                }
-            }
-            Ok(None) => break,
-            Err(e) => {
-                log::error!("reading stdin failed: {e}");
-                break;
-            }
-        }
-    }
+    super::serve(input, |line, at| session.handle(line, at));
     0
 }
 

@@ -22,7 +22,7 @@ use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use command::{Command, Query, StartPosition};
 
 pub use super::Flow;
-use super::{InputLine, Output, read_line};
+use super::{InputLine, Output};
 
 /// Largest `MoveOverhead` accepted, in milliseconds.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
@@ -351,20 +351,7 @@ impl Session {
 /// the process exit status.
 pub fn run(input: &mut impl BufRead, out: Output, evaluators: Arc<Evaluators>) -> i32 {
     let mut session = Session::new(out, evaluators);
-    loop {
-        match read_line(input) {
-            Ok(Some(line)) => {
-                if session.handle(&line, Instant::now()) == Flow::Quit {
-                    break;
-                }
-            }
-            Ok(None) => break,
-            Err(e) => {
-                log::error!("reading stdin failed: {e}");
-                break;
-            }
-        }
-    }
+    super::serve(input, |line, at| session.handle(line, at));
     session.finish();
     0
 }
