@@ -10,9 +10,18 @@ use crate::search::TranspositionTable;
 use crate::search::alphabeta::{INFINITY, Searcher};
 use crate::search::endgame::Solver;
 
-/// The midgame search that seeds the table stops this many plies short of the
-/// end (measured on FFO #40-44: 5% fewer nodes than no seeding).
-const SEED_GAP: u32 = 12;
+/// The midgame search that seeds the table with best moves stops this many
+/// plies short of the end...
+const SEED_GAP: u32 = 16;
+
+/// ...and never goes deeper than this. The midgame search runs at a fifth of the
+/// solver's speed, so a deep seed can cost more than the whole solve: with the
+/// depth `empties - 12` it once was, FFO #39 (26 empties) took 28 s, 27 s of it
+/// seeding, against 0.01 s now; FFO #59 (34 empties) did not finish in 40 min,
+/// and takes 0.01 s now. On FFO #44, 45, 47-49 a depth-6 seed leaves 748 M
+/// nodes to search against 963 M without one; seeds of depth 8 or 10 leave
+/// about as many (754 M, 746 M).
+const SEED_MAX_DEPTH: u32 = 6;
 
 /// What to compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +72,7 @@ fn solve_with<const R: bool, E: Evaluator<Othello<R>>>(
     // Iterative deepening of the midgame search first, as the engine does before
     // it solves: it leaves best moves in the table for the principal variation.
     let mut seed_nodes = 0;
-    let seed_depth = board.empties().saturating_sub(SEED_GAP);
+    let seed_depth = board.empties().saturating_sub(SEED_GAP).min(SEED_MAX_DEPTH);
     if seed_depth > 0 {
         let mut searcher = Searcher::<Othello<R>, E>::new(eval, tt, &stop, None, None);
         for depth in 1..=seed_depth {

@@ -140,11 +140,16 @@ pub fn run(args: &SolveArgs, evaluators: std::sync::Arc<Evaluators>) -> i32 {
                         mode,
                         args.all_moves,
                     );
+                    // The whole row, so that a long run stopped early still
+                    // leaves its figures behind.
                     eprintln!(
-                        "solved {}/{total}: #{} in {:.2} s",
+                        "solved {}/{total}: #{} {} {:+} in {:.2} s, {} nodes",
                         results.lock().unwrap().len() + 1,
                         index + 1,
-                        solution.elapsed.as_secs_f64()
+                        solution.best.map(obf_move).unwrap_or_else(|| "--".into()),
+                        solution.score,
+                        solution.elapsed.as_secs_f64(),
+                        solution.nodes
                     );
                     results.lock().unwrap().push(Row {
                         index,
