@@ -485,6 +485,11 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         for x in Bits(moves) {
             let sq = Square::new(x).expect("bit index");
             let child = board.play_unchecked(sq);
+            if empties > SHALLOW + 1 {
+                // The child will probe the table (ETC here, then its own
+                // search): start loading its bucket now, all children at once.
+                self.tt.prefetch(self.key(&child));
+            }
             let key = if x == hash_move {
                 i32::MAX
             } else {
