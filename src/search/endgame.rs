@@ -6,7 +6,8 @@
 //! and work arranged by the number of empty squares left:
 //!
 //! - **1 empty**: no move list; the flips of the one square decide the score.
-//! - **2 to `SHALLOW` empties**: no table; empty squares are tried directly
+//! - **2 and 3 empties**: dedicated code, parity order, no move list.
+//! - **4 to `SHALLOW` empties**: no table; empty squares are tried directly
 //!   (a square whose flips are empty is not a move), odd quadrants first
 //!   (parity: playing last in a region is an advantage).
 //! - **deeper**: transposition table (bounds and best move), enhanced
@@ -81,6 +82,41 @@ const NEIGHBOURS: [u64; 64] = {
     table
 };
 
+/// The quadrant (one of [`QUADRANTS`]) each square lies in.
+const QUADRANT_OF: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut q = 0;
+        while q < 4 {
+            if QUADRANTS[q] & (1u64 << sq) != 0 {
+                table[sq] = QUADRANTS[q];
+            }
+            q += 1;
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// The three empty squares of `empty`, those alone (or three together) in
+/// their quadrant first: parity ordering without a loop over the quadrants.
+#[inline]
+fn parity_order_3(empty: u64) -> [u8; 3] {
+    let x1 = empty.trailing_zeros() as u8;
+    let x3 = (63 - empty.leading_zeros()) as u8;
+    let x2 = (empty & !(1u64 << x1) & !(1u64 << x3)).trailing_zeros() as u8;
+    let odd = |x: u8| (empty & QUADRANT_OF[x as usize]).count_ones() & 1 == 1;
+    match (odd(x1), odd(x2)) {
+        // Two squares share a quadrant: the one alone goes first.
+        (false, false) => [x3, x1, x2],
+        (false, true) => [x2, x1, x3],
+        (true, false) => [x1, x2, x3],
+        // Three quadrants of one square each, or all three in one.
+        (true, true) => [x1, x2, x3],
+    }
+}
+
 /// Empty squares next to `discs`: where the other side may one day play.
 #[inline]
 fn potential_moves(discs: u64, empty: u64) -> u64 {
@@ -144,6 +180,16 @@ pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     pub nodes: u64,
     /// A limit or the stop flag ended the search; the results are void.
     pub aborted: bool,
+    /// One move list per node on the current path, at [`list_slot`]: built in
+    /// place rather than on the stack, where each new list cost a 1.5 KB copy.
+    lists: Box<[MoveList]>,
+}
+
+/// Where a node's move list lives: a path from the root visits each (empties,
+/// just passed) pair at most once, so no two live nodes share a slot.
+#[inline]
+fn list_slot(empties: u32, passed: bool) -> usize {
+    2 * empties as usize + passed as usize
 }
 
 impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVERSED, E> {
@@ -163,6 +209,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             stop,
             deadline,
             node_limit: node_limit.unwrap_or(u64::MAX),
+            lists: (0..=list_slot(64, true))
+                .map(|_| MoveList::default())
+                .collect(),
             salt,
             next_clock_check: CLOCK_CHECK_INTERVAL,
             nodes: 0,
@@ -259,6 +308,39 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
     }
 
+    /// The score with three empty squares left (null window above `alpha`):
+    /// parity order, no table, no stability check (it costs more than it saves
+    /// this near the end).
+    #[inline]
+    fn solve_3(&mut self, player: u64, opponent: u64, alpha: i32, empty: u64, passed: bool) -> i32 {
+        self.nodes += 1;
+        let [x1, x2, x3] = parity_order_3(empty);
+        let mut best = -INF;
+        for (x, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
+            if NEIGHBOURS[x as usize] & opponent != 0 {
+                let f = flips(player, opponent, x);
+                if f != 0 {
+                    let score =
+                        -self.solve_2(opponent ^ f, player ^ f ^ (1u64 << x), -alpha - 1, a, b);
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        if passed {
+            // Neither side can move: the game is over.
+            return Self::final_score(player, opponent);
+        }
+        -self.solve_3(opponent, player, -alpha - 1, empty, true)
+    }
+
     /// Null-window search of a position with few empties: no table, squares
     /// tried directly, those of odd quadrants first (parity). Fail-soft.
     fn shallow(&mut self, player: u64, opponent: u64, alpha: i32, passed: bool) -> i32 {
@@ -271,6 +353,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 let x2 = (63 - empty.leading_zeros()) as u8;
                 return self.solve_2(player, opponent, alpha, x1, x2);
             }
+            3 => return self.solve_3(player, opponent, alpha, empty, passed),
             _ => {}
         }
         self.nodes += 1;
@@ -352,11 +435,17 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             return -self.nws(board.pass(), -alpha - 1, true);
         }
 
-        let mut list = self.order(&board, moves, hash_move);
+        let slot = list_slot(empties, passed);
+        self.order(&board, moves, hash_move, slot);
         // Enhanced transposition cutoff: a child already known to be bad enough
         // for the opponent refutes this node without searching.
-        let etc = if empties >= ETC_EMPTIES { list.len } else { 0 };
-        for item in &list.items[..etc] {
+        let etc = if empties >= ETC_EMPTIES {
+            self.lists[slot].len
+        } else {
+            0
+        };
+        for i in 0..etc {
+            let item = self.lists[slot].items[i];
             if let Some(hit) = self.tt.probe(self.key(&item.child))
                 && hit.to_end
                 && hit.upper != NO_UPPER
@@ -370,7 +459,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
 
         let mut best = -INF;
         let mut best_move = NO_MOVE;
-        while let Some(item) = list.next() {
+        while let Some(item) = self.lists[slot].next() {
             let score = -self.nws(item.child, -alpha - 1, false);
             if self.aborted {
                 return 0;
@@ -414,11 +503,12 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let key = self.key(&board);
         let hash_move = self.tt.probe(key).map_or(NO_MOVE, |h| h.mv);
         let alpha_in = alpha;
-        let mut list = self.order(&board, moves, hash_move);
+        let slot = list_slot(empties, passed);
+        self.order(&board, moves, hash_move, slot);
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         let mut first = true;
-        while let Some(item) = list.next() {
+        while let Some(item) = self.lists[slot].next() {
             let score = if first {
                 -self.pvs(item.child, -beta, -alpha, false)
             } else {
@@ -476,10 +566,11 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         Some(64 - 2 * stable)
     }
 
-    /// The moves of `board` with their children, best first: the hash move, then
-    /// by a shallow evaluation search far from the end, else fastest first.
-    fn order(&mut self, board: &Board, moves: u64, hash_move: u8) -> MoveList {
-        let mut list = MoveList::default();
+    /// Fills list `slot` with the moves of `board` and their children, keyed
+    /// best first: the hash move, then by a shallow evaluation search far from
+    /// the end, else fastest first.
+    fn order(&mut self, board: &Board, moves: u64, hash_move: u8, slot: usize) {
+        self.lists[slot].len = 0;
         let empties = board.empties();
         let odd = odd_quadrants(board.empty());
         for x in Bits(moves) {
@@ -511,13 +602,12 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 }
                 key
             };
-            list.push(Item {
+            self.lists[slot].push(Item {
                 square: x,
                 child,
                 key,
             });
         }
-        list
     }
 
     /// A small alpha-beta over the evaluation (no table), for move ordering.
@@ -567,9 +657,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             return Some((Move::Pass, -self.solve(board.pass(), -INF, INF)));
         }
         let hash_move = self.tt.probe(self.key(&board)).map_or(NO_MOVE, |h| h.mv);
-        let mut list = self.order(&board, moves, hash_move);
+        let slot = list_slot(board.empties(), false);
+        self.order(&board, moves, hash_move, slot);
         let mut best: Option<(Move, i32)> = None;
-        while let Some(item) = list.next() {
+        while let Some(item) = self.lists[slot].next() {
             let alpha = best.map_or(-INF, |(_, s)| s);
             let score = -self.solve(item.child, -INF, -alpha);
             if self.aborted {
@@ -715,6 +806,28 @@ mod tests {
         let eval = HandmadeEval::<R>;
         let mut solver = Solver::<R, _>::new(&mut tt, &eval, &stop, None, None, 1);
         solver.solve(board, -INF, INF)
+    }
+
+    /// Every set of three squares comes back whole, squares of odd quadrants
+    /// (by the slow count) before the others.
+    #[test]
+    fn parity_order_of_three_empties() {
+        let mut rng = Rng::new(3);
+        for _ in 0..2000 {
+            let mut empty = 0u64;
+            while empty.count_ones() < 3 {
+                empty |= 1u64 << (rng.next_u64() % 64);
+            }
+            let order = parity_order_3(empty);
+            let seen = order.iter().fold(0u64, |acc, &x| acc | 1u64 << x);
+            assert_eq!(seen, empty, "{empty:#x}");
+            let odd = odd_quadrants(empty);
+            let is_odd: Vec<bool> = order.iter().map(|&x| odd >> x & 1 == 1).collect();
+            assert!(
+                is_odd.windows(2).all(|w| w[0] || !w[1]),
+                "{empty:#x}: {order:?}"
+            );
+        }
     }
 
     /// Random endgames with up to 10 empties, both rules, against plain minimax.
