@@ -117,6 +117,18 @@ fn parity_order_3(empty: u64) -> [u8; 3] {
     }
 }
 
+/// The discs a move on the empty square `x` flips, 0 when it is not a move:
+/// a square touching none of the opponent's discs is rejected before the
+/// flips are computed.
+#[inline]
+fn move_flips(player: u64, opponent: u64, x: u8) -> u64 {
+    if NEIGHBOURS[x as usize] & opponent == 0 {
+        0
+    } else {
+        flips(player, opponent, x)
+    }
+}
+
 /// Empty squares next to `discs`: where the other side may one day play.
 #[inline]
 fn potential_moves(discs: u64, empty: u64) -> u64 {
@@ -182,7 +194,9 @@ pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     pub aborted: bool,
     /// One move list per node on the current path, at [`list_slot`]: built in
     /// place rather than on the stack, where each new list cost a 1.5 KB copy.
-    lists: Box<[MoveList]>,
+    /// Grown to the highest slot the search uses, so that the many small
+    /// solves of training pay for no more lists than they need.
+    lists: Vec<MoveList>,
 }
 
 /// Where a node's move list lives: a path from the root visits each (empties,
@@ -209,9 +223,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             stop,
             deadline,
             node_limit: node_limit.unwrap_or(u64::MAX),
-            lists: (0..=list_slot(64, true))
-                .map(|_| MoveList::default())
-                .collect(),
+            lists: Vec::new(),
             salt,
             next_clock_check: CLOCK_CHECK_INTERVAL,
             nodes: 0,
@@ -270,20 +282,16 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     fn solve_2(&mut self, player: u64, opponent: u64, alpha: i32, x1: u8, x2: u8) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
-        if NEIGHBOURS[x1 as usize] & opponent != 0 {
-            let f = flips(player, opponent, x1);
-            if f != 0 {
-                best = -self.solve_1(opponent ^ f, player ^ f ^ (1u64 << x1), x2);
-                if best > alpha {
-                    return best;
-                }
+        let f = move_flips(player, opponent, x1);
+        if f != 0 {
+            best = -self.solve_1(opponent ^ f, player ^ f ^ (1u64 << x1), x2);
+            if best > alpha {
+                return best;
             }
         }
-        if NEIGHBOURS[x2 as usize] & opponent != 0 {
-            let f = flips(player, opponent, x2);
-            if f != 0 {
-                return best.max(-self.solve_1(opponent ^ f, player ^ f ^ (1u64 << x2), x1));
-            }
+        let f = move_flips(player, opponent, x2);
+        if f != 0 {
+            return best.max(-self.solve_1(opponent ^ f, player ^ f ^ (1u64 << x2), x1));
         }
         if best > -INF {
             return best;
@@ -291,13 +299,11 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // The side to move must pass; the opponent tries the same two squares.
         let mut best = INF;
         for (x, other) in [(x1, x2), (x2, x1)] {
-            if NEIGHBOURS[x as usize] & player != 0 {
-                let f = flips(opponent, player, x);
-                if f != 0 {
-                    best = best.min(self.solve_1(player ^ f, opponent ^ f ^ (1u64 << x), other));
-                    if best <= alpha {
-                        return best;
-                    }
+            let f = move_flips(opponent, player, x);
+            if f != 0 {
+                best = best.min(self.solve_1(player ^ f, opponent ^ f ^ (1u64 << x), other));
+                if best <= alpha {
+                    return best;
                 }
             }
         }
@@ -317,16 +323,13 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let [x1, x2, x3] = parity_order_3(empty);
         let mut best = -INF;
         for (x, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
-            if NEIGHBOURS[x as usize] & opponent != 0 {
-                let f = flips(player, opponent, x);
-                if f != 0 {
-                    let score =
-                        -self.solve_2(opponent ^ f, player ^ f ^ (1u64 << x), -alpha - 1, a, b);
-                    if score > best {
-                        best = score;
-                        if score > alpha {
-                            return best;
-                        }
+            let f = move_flips(player, opponent, x);
+            if f != 0 {
+                let score = -self.solve_2(opponent ^ f, player ^ f ^ (1u64 << x), -alpha - 1, a, b);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        return best;
                     }
                 }
             }
@@ -366,10 +369,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let mut best = -INF;
         for parity_class in [empty & odd, empty & !odd] {
             for x in Bits(parity_class) {
-                if NEIGHBOURS[x as usize] & opponent == 0 {
-                    continue;
-                }
-                let f = flips(player, opponent, x);
+                let f = move_flips(player, opponent, x);
                 if f == 0 {
                     continue;
                 }
@@ -570,6 +570,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// best first: the hash move, then by a shallow evaluation search far from
     /// the end, else fastest first.
     fn order(&mut self, board: &Board, moves: u64, hash_move: u8, slot: usize) {
+        if self.lists.len() <= slot {
+            self.lists.resize_with(slot + 1, MoveList::default);
+        }
         self.lists[slot].len = 0;
         let empties = board.empties();
         let odd = odd_quadrants(board.empty());
