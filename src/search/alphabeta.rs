@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::ordering::MoveList;
-use super::tt::{NO_MOVE, TranspositionTable, bounds};
+use super::tt::{DEPTH_LIMITED, EXACT, NO_MOVE, TranspositionTable, bounds};
 use crate::eval::{DISC, Evaluator};
 use crate::game::Game;
 
@@ -165,6 +165,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 
         let to_end = depth >= empties;
         let stored_depth = if to_end { empties } else { depth } as u8;
+        let level = if to_end { EXACT } else { DEPTH_LIMITED };
         let key = self.key(state);
         let mut hash_move = NO_MOVE;
         if let Some(hit) = self.tt.probe(key) {
@@ -215,7 +216,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 
         let (lower, upper) = bounds(best, alpha_in, beta);
         self.tt
-            .store(key, stored_depth, to_end, lower, upper, best_move);
+            .store(key, stored_depth, level, lower, upper, best_move);
         best
     }
 }

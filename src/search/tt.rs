@@ -24,9 +24,20 @@ pub struct Hit {
     /// The search saw every line to the end of the game: the bounds are exact
     /// knowledge, valid for a request of any depth.
     pub to_end: bool,
+    /// What kind of search stored it: [`DEPTH_LIMITED`], a selective search to
+    /// the end (`1..EXACT`, higher is surer) or [`EXACT`].
+    pub level: u8,
     /// Best move code, or [`NO_MOVE`].
     pub mv: u8,
 }
+
+/// The level of a depth-limited (midgame) search's result.
+pub const DEPTH_LIMITED: u8 = 0;
+/// The level of a search to the end without any probable cutoff: exact bounds.
+/// The levels in between belong to selective searches to the end, which cut
+/// a subtree when a shallow search says it very probably fails; a higher
+/// level cuts less and is surer.
+pub const EXACT: u8 = u8::MAX;
 
 /// The smallest storable score: "no lower bound".
 pub const NO_LOWER: i32 = i16::MIN as i32;
@@ -72,8 +83,8 @@ struct Entry {
     mv: u8,
     /// Search generation plus one (0 = empty slot).
     age: u8,
-    /// 1 when the result was searched to the end of the game.
-    to_end: u8,
+    /// [`DEPTH_LIMITED`], a selective level, or [`EXACT`].
+    level: u8,
 }
 
 impl Entry {
@@ -83,9 +94,13 @@ impl Entry {
         i32::from(self.depth) - 8 * stale
     }
 
-    /// Whether a result of (`depth`, `to_end`) is at least as deep as this entry.
-    fn covered_by(&self, depth: u8, to_end: bool) -> bool {
-        to_end || (self.to_end == 0 && depth >= self.depth)
+    /// Whether a result of (`depth`, `level`) is at least as sure as this entry.
+    fn covered_by(&self, depth: u8, level: u8) -> bool {
+        match level {
+            EXACT => true,
+            DEPTH_LIMITED => self.level == DEPTH_LIMITED && depth >= self.depth,
+            _ => self.level <= level,
+        }
     }
 }
 
@@ -174,25 +189,27 @@ impl TranspositionTable {
                 lower: i32::from(e.lower),
                 upper: i32::from(e.upper),
                 depth: e.depth,
-                to_end: e.to_end != 0,
+                to_end: e.level == EXACT,
+                level: e.level,
                 mv: e.mv,
             })
     }
 
     /// Stores that the value of `key` lies in `lower..=upper`, found by a search
-    /// of `depth` (to the end of the game if `to_end`), with best move `mv`.
+    /// of `depth` at `level` (a depth-limited, selective or exact search),
+    /// with best move `mv`.
     ///
     /// A result as deep as the stored one for the same key narrows the stored
     /// bounds; a deeper one replaces them; a shallower one leaves them alone.
     /// A new key takes an empty slot, else the least valuable entry (oldest, then
     /// shallowest) of its bucket.
     #[inline]
-    pub fn store(&mut self, key: u64, depth: u8, to_end: bool, lower: i32, upper: i32, mv: u8) {
+    pub fn store(&mut self, key: u64, depth: u8, level: u8, lower: i32, upper: i32, mv: u8) {
         let age = self.age;
         let index = self.bucket(key);
         let bucket = &mut self.buckets[index];
         if let Some(e) = bucket.0.iter_mut().find(|e| e.key == key && e.age != 0) {
-            let same_depth = (e.to_end != 0) == to_end && e.depth == depth;
+            let same_depth = e.level == level && e.depth == depth;
             if same_depth {
                 let (l, u) = (e.lower.max(clamp16(lower)), e.upper.min(clamp16(upper)));
                 if l <= u {
@@ -200,10 +217,10 @@ impl TranspositionTable {
                 } else {
                     (e.lower, e.upper) = (clamp16(lower), clamp16(upper));
                 }
-            } else if e.covered_by(depth, to_end) {
+            } else if e.covered_by(depth, level) {
                 (e.lower, e.upper) = (clamp16(lower), clamp16(upper));
                 e.depth = depth;
-                e.to_end = u8::from(to_end);
+                e.level = level;
             }
             if mv != NO_MOVE {
                 e.mv = mv;
@@ -231,7 +248,7 @@ impl TranspositionTable {
             depth,
             mv,
             age,
-            to_end: u8::from(to_end),
+            level,
         };
     }
 
@@ -296,7 +313,7 @@ mod tests {
         for &key in &keys {
             tt.prefetch(key);
             assert_eq!(tt.probe(key), None);
-            tt.store(key, 9, true, -4, 6, 12);
+            tt.store(key, 9, EXACT, -4, 6, 12);
         }
         for &key in &keys {
             tt.prefetch(key);
@@ -316,7 +333,7 @@ mod tests {
     fn store_probe_and_narrow() {
         let mut tt = TranspositionTable::new(1);
         assert_eq!(tt.probe(42), None);
-        tt.store(42, 5, false, -123, NO_UPPER, 7);
+        tt.store(42, 5, DEPTH_LIMITED, -123, NO_UPPER, 7);
         let hit = tt.probe(42).unwrap();
         assert_eq!(
             (hit.depth, hit.lower, hit.upper, hit.mv),
@@ -325,7 +342,7 @@ mod tests {
         assert_eq!(hit.cutoff(-200, -150), Some(-123), "fails high");
         assert_eq!(hit.cutoff(-200, 0), None);
         // The same depth narrows: now -123 <= v <= 10.
-        tt.store(42, 5, false, NO_LOWER, 10, NO_MOVE);
+        tt.store(42, 5, DEPTH_LIMITED, NO_LOWER, 10, NO_MOVE);
         let hit = tt.probe(42).unwrap();
         assert_eq!(
             (hit.lower, hit.upper, hit.mv),
@@ -334,14 +351,44 @@ mod tests {
         );
         assert_eq!(hit.cutoff(10, 20), Some(10), "fails low");
         // A shallower result does not replace it; a deeper one does.
-        tt.store(42, 3, false, 50, 50, 1);
+        tt.store(42, 3, DEPTH_LIMITED, 50, 50, 1);
         assert_eq!(tt.probe(42).unwrap().lower, -123);
-        tt.store(42, 9, true, 4, 4, 2);
+        tt.store(42, 9, EXACT, 4, 4, 2);
         let hit = tt.probe(42).unwrap();
         assert!(hit.to_end);
         assert_eq!(hit.cutoff(-64, 64), Some(4));
         tt.clear();
         assert_eq!(tt.probe(42), None);
+    }
+
+    /// Selective results replace depth-limited ones and each other upward,
+    /// never an exact one; their bounds never pass for exact.
+    #[test]
+    fn selective_levels() {
+        let mut tt = TranspositionTable::new(1);
+        tt.store(7, 30, DEPTH_LIMITED, 100, 100, 1);
+        tt.store(7, 20, 2, 200, NO_UPPER, 2);
+        let hit = tt.probe(7).unwrap();
+        assert_eq!(
+            (hit.lower, hit.upper, hit.level, hit.to_end),
+            (200, NO_UPPER, 2, false)
+        );
+        tt.store(7, 20, 1, NO_LOWER, 100, 3);
+        assert_eq!(
+            tt.probe(7).unwrap().lower,
+            200,
+            "a less sure level keeps the bounds"
+        );
+        assert_eq!(tt.probe(7).unwrap().mv, 3, "but offers its move");
+        tt.store(7, 20, EXACT, 400, 400, 4);
+        tt.store(7, 20, 2, NO_LOWER, 0, 5);
+        let hit = tt.probe(7).unwrap();
+        assert_eq!(
+            (hit.lower, hit.upper, hit.level, hit.to_end),
+            (400, 400, EXACT, true)
+        );
+        tt.store(7, 20, DEPTH_LIMITED, 0, 0, 6);
+        assert_eq!(tt.probe(7).unwrap().level, EXACT);
     }
 
     #[test]
@@ -351,14 +398,14 @@ mod tests {
         // Keys that share a bucket: same low bits, high half zero.
         let keys: Vec<u64> = (1..=5).map(|i| i * n).collect();
         for (i, &k) in keys.iter().take(4).enumerate() {
-            tt.store(k, 10 + i as u8, false, 0, 0, 0);
+            tt.store(k, 10 + i as u8, DEPTH_LIMITED, 0, 0, 0);
         }
-        tt.store(keys[4], 20, false, 0, 0, 0);
+        tt.store(keys[4], 20, DEPTH_LIMITED, 0, 0, 0);
         assert!(tt.probe(keys[0]).is_none(), "shallowest replaced");
         assert!(tt.probe(keys[4]).is_some());
         tt.new_search();
         tt.new_search();
-        tt.store(keys[0], 1, false, 0, 0, 0);
+        tt.store(keys[0], 1, DEPTH_LIMITED, 0, 0, 0);
         assert!(tt.probe(keys[0]).is_some());
         assert!(tt.hashfull() > 0);
     }
