@@ -50,10 +50,16 @@ const W_POTENTIAL: i32 = 24;
 const W_PARITY: i32 = 16;
 const W_VALUE: i32 = 64;
 
-/// From this many empties a solve starts with a window of
-/// `ASPIRATION_WINDOW` discs either side of a guess (FFO #20-39: 9% fewer
-/// nodes than one wide window; windows of 3 and 8 discs did less).
-const ASPIRATION_EMPTIES: u32 = 12;
+/// From this many empties a solve is "large": its windows are clamped to
+/// +-64, it starts with a window of `ASPIRATION_WINDOW` discs either side of
+/// a guess, and from `SELECTIVE_EMPTIES` it runs selective passes first.
+/// Smaller solves -- all of training's, 16 empties or fewer -- keep the plain
+/// search, which costs them little and keeps them move for move as before, so
+/// that the committed weights stay what `orca train` makes.
+const LARGE_SOLVE_EMPTIES: u32 = 18;
+
+/// Half the first window of a large solve (FFO #45, #48, #49, #51: 20% fewer
+/// nodes than one wide window; fforum-20-39: 9%; 3 and 8 discs did less).
 const ASPIRATION_WINDOW: i32 = 5;
 
 /// Depth of the evaluation search that guesses the score when the table has none.
@@ -745,6 +751,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
 
     /// The exact score of `board` within `(alpha, beta)` (fail-soft outside).
     pub fn solve(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
+        if board.empties() < LARGE_SOLVE_EMPTIES {
+            return self.pvs(board, alpha, beta, false);
+        }
         // No score lies beyond +-64: a window reaching past that would make
         // the search prove that every line stays within it, move by move (a
         // won position, 64-0, took 10^4 times the nodes). With the window's
@@ -777,7 +786,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// more; a score outside it is found again with the window opened on
     /// that side only.
     fn aspiration(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
-        if board.empties() < ASPIRATION_EMPTIES || beta - alpha <= 2 * ASPIRATION_WINDOW {
+        if beta - alpha <= 2 * ASPIRATION_WINDOW {
             return self.pvs(board, alpha, beta, false);
         }
         let guess = self.guess(&board);
