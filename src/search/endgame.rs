@@ -69,7 +69,7 @@ const GUESS_DEPTH: u32 = 4;
 const SELECTIVE_EMPTIES: u32 = 22;
 
 /// The confidence of each selective pass, in standard errors of the shallow
-/// search (about 87% and 99% of cuts right). FFO #45, #48, #49, #51: 17%
+/// search (about 87% and 99% of cuts right). FFO #45, #48, #49, #51: 16%
 /// fewer nodes than without; four passes (1.1, 1.5, 2.0, 2.6 from 18
 /// empties) or one (2.0) did less.
 const SELECTIVE_Z: [f64; 2] = [1.5, 2.5];
