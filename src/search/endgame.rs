@@ -78,16 +78,18 @@ const SELECTIVE_Z: [f64; 2] = [1.5, 2.5];
 const PROBCUT_EMPTIES: u32 = 12;
 
 /// The shallow search of a probable cutoff at `empties` empties: its depth
-/// and its standard error in discs against the exact score, under standard
-/// and reversed rules (`calibrate_probcut` below: 80 WTHOR positions for each
-/// even count of empties, 12 to 24). Deeper searches err less but cost more.
+/// and its standard error in discs against the exact score, under reversed
+/// rules if `REVERSED` (`calibrate_probcut` below: 80 WTHOR positions for
+/// each even count of empties, 12 to 24). Deeper searches err less but cost
+/// more.
 #[inline]
-fn probcut_search(empties: u32) -> (u32, f64, f64) {
-    match empties {
+fn probcut_search<const REVERSED: bool>(empties: u32) -> (u32, f64) {
+    let (depth, standard, reversed) = match empties {
         0..18 => (0, 8.9, 5.5),
         18..24 => (2, 7.7, 4.2),
         _ => (4, 7.2, 3.4),
-    }
+    };
+    (depth, if REVERSED { reversed } else { standard })
 }
 
 /// How often (in nodes) the clock is read.
@@ -601,12 +603,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// Only selective passes use it.
     fn probcut(&mut self, board: &Board, alpha: i32, empties: u32) -> Option<i32> {
         let z = SELECTIVE_Z[usize::from(self.level) - 1];
-        let (depth, sigma_standard, sigma_reversed) = probcut_search(empties);
-        let sigma = if REVERSED {
-            sigma_reversed
-        } else {
-            sigma_standard
-        };
+        let (depth, sigma) = probcut_search::<REVERSED>(empties);
         let margin = (z * sigma * f64::from(DISC)) as i32;
         let high = (alpha + 1) * DISC + margin;
         let low = alpha * DISC - margin;
@@ -622,12 +619,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
         // The deeper search costs hundreds of nodes: only where the
         // evaluation alone makes the cut plausible.
-        let (_, slack_standard, slack_reversed) = probcut_search(0);
-        let slack = (if REVERSED {
-            slack_reversed
-        } else {
-            slack_standard
-        } * f64::from(DISC)) as i32;
+        let slack = (probcut_search::<REVERSED>(0).1 * f64::from(DISC)) as i32;
         if high <= 64 * DISC
             && estimate >= high - slack
             && self.midgame(*board, depth, high - 1, high) >= high
@@ -823,12 +815,12 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         if let Some(hit) = self.tt.probe(self.key(board)) {
             let (lower, upper) = (hit.lower, hit.upper);
             let value = match (lower != NO_LOWER, upper != NO_UPPER) {
-                (true, true) => (lower + upper) / 2,
-                (true, false) => lower,
-                (false, true) => upper,
-                (false, false) => 0,
+                (true, true) => Some((lower + upper) / 2),
+                (true, false) => Some(lower),
+                (false, true) => Some(upper),
+                (false, false) => None,
             };
-            if lower != NO_LOWER || upper != NO_UPPER {
+            if let Some(value) = value {
                 return (value / DISC).clamp(-64, 64);
             }
         }
@@ -1048,32 +1040,31 @@ mod tests {
     fn selective_passes_keep_the_exact_score() {
         let file = crate::wthor::read(std::path::Path::new("data/wthor/WTH_2005.wtb")).unwrap();
         let evals = crate::eval::Evaluators::default();
-        let stop = AtomicBool::new(false);
         for (i, game) in file.games.iter().step_by(1000).take(2).enumerate() {
-            let empties = 22 + i as u32;
-            let replay = game.replay().unwrap();
-            let Some(b) = replay
-                .positions
-                .iter()
-                .map(|p| p.state().0)
-                .find(|b| b.empties() == empties)
-            else {
+            let Some(b) = calibration::position_of(game, 22 + i as u32) else {
                 continue;
             };
             assert!(b.empties() >= SELECTIVE_EMPTIES);
-            let mut tt = TranspositionTable::new(16);
-            let mut s = Solver::<false, _>::new(&mut tt, &evals.othello, &stop, None, None, 0);
-            let with = s.solve(b, -64, 64);
-            let mut tt = TranspositionTable::new(16);
-            let mut s = Solver::<false, _>::new(&mut tt, &evals.othello, &stop, None, None, 0);
-            assert_eq!(with, s.aspiration(b, -64, 64), "standard rules {b:?}");
-            let mut tt = TranspositionTable::new(16);
-            let mut s = Solver::<true, _>::new(&mut tt, &evals.reversed, &stop, None, None, 0);
-            let with = s.solve(b, -64, 64);
-            let mut tt = TranspositionTable::new(16);
-            let mut s = Solver::<true, _>::new(&mut tt, &evals.reversed, &stop, None, None, 0);
-            assert_eq!(with, s.aspiration(b, -64, 64), "reversed rules {b:?}");
+            let (with, without) = with_and_without_selective::<false, _>(&evals.othello, b);
+            assert_eq!(with, without, "standard rules {b:?}");
+            let (with, without) = with_and_without_selective::<true, _>(&evals.reversed, b);
+            assert_eq!(with, without, "reversed rules {b:?}");
         }
+    }
+
+    /// The score of `b` solved with the selective passes, and by the exact
+    /// pass alone, each on a fresh table.
+    fn with_and_without_selective<const R: bool, E: Evaluator<Othello<R>>>(
+        eval: &E,
+        b: Board,
+    ) -> (i32, i32) {
+        let stop = AtomicBool::new(false);
+        let mut tt = TranspositionTable::new(16);
+        let with = Solver::<R, E>::new(&mut tt, eval, &stop, None, None, 0).solve(b, -64, 64);
+        let mut tt = TranspositionTable::new(16);
+        let without =
+            Solver::<R, E>::new(&mut tt, eval, &stop, None, None, 0).aspiration(b, -64, 64);
+        (with, without)
     }
 
     /// A score of 64 (a wipeout) asked for with a window beyond 64: the
@@ -1113,25 +1104,26 @@ mod calibration {
     use super::*;
     use crate::eval::Evaluators;
 
+    /// The first position of a recorded game with `empties` empty squares
+    /// and a move to play.
+    pub(super) fn position_of(game: &crate::wthor::WthorGame, empties: u32) -> Option<Board> {
+        game.replay()
+            .ok()?
+            .positions
+            .iter()
+            .map(|p| p.state().0)
+            .find(|b| b.empties() == empties && b.moves() != 0)
+    }
+
     fn positions(empties: u32, count: usize) -> Vec<Board> {
         let file = crate::wthor::read(std::path::Path::new("data/wthor/WTH_2005.wtb")).unwrap();
-        let mut out = Vec::new();
         let step = (file.games.len() / count).max(1);
-        for game in file.games.iter().step_by(step) {
-            let Ok(replay) = game.replay() else { continue };
-            if let Some(p) = replay
-                .positions
-                .iter()
-                .map(|p| p.state().0)
-                .find(|b| b.empties() == empties && b.moves() != 0)
-            {
-                out.push(p);
-            }
-            if out.len() == count {
-                break;
-            }
-        }
-        out
+        file.games
+            .iter()
+            .step_by(step)
+            .filter_map(|game| position_of(game, empties))
+            .take(count)
+            .collect()
     }
 
     fn measure<const R: bool, E: Evaluator<Othello<R>>>(eval: &E, name: &str) {
