@@ -90,6 +90,86 @@ pub fn flips(player: u64, opponent: u64, square: u8) -> u64 {
     lanes[0] | lanes[1] | lanes[2] | lanes[3]
 }
 
+/// `LINE_FLIPS[p][pattern]`: discs flipped along one line of eight squares by a
+/// move on square `p` of the line, when `pattern` holds the mover's discs and
+/// every other square of the line is the opponent's (or off the board: those
+/// lie at the line's ends, never before a closing disc, so they close nothing).
+static LINE_FLIPS: [[u8; 256]; 8] = {
+    let mut table = [[0u8; 256]; 8];
+    let mut p = 0;
+    while p < 8 {
+        let mut pattern = 0;
+        while pattern < 256 {
+            let mut count = 0;
+            // Towards higher positions, then towards lower ones.
+            let mut q = p + 1;
+            while q < 8 && pattern >> q & 1 == 0 {
+                q += 1;
+            }
+            if q < 8 {
+                count += q - p - 1;
+            }
+            let mut q = p as i32 - 1;
+            while q >= 0 && pattern >> q & 1 == 0 {
+                q -= 1;
+            }
+            if q >= 0 {
+                count += p - q as usize - 1;
+            }
+            table[p][pattern] = count as u8;
+            pattern += 1;
+        }
+        p += 1;
+    }
+    table
+};
+
+/// Masks of the two diagonals through each square: `[square][0]` runs a1-h8
+/// (steps of 9 bits), `[square][1]` h1-a8 (steps of 7).
+static DIAGONALS: [[u64; 2]; 64] = {
+    let mut masks = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut other = 0usize;
+        while other < 64 {
+            let (r2, c2) = ((other / 8) as i32, (other % 8) as i32);
+            if r2 - r == c2 - c {
+                masks[sq][0] |= 1u64 << other;
+            }
+            if r2 - r == c - c2 {
+                masks[sq][1] |= 1u64 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    masks
+};
+
+/// How many discs the side owning `player` flips by playing on `square` when
+/// that square is the board's last empty one (every other square is full):
+/// the solver's last move, where only the count matters. Each of the four
+/// lines through the square is gathered into one byte (a shift for the row,
+/// a multiplication for the column and the diagonals: their squares lie in
+/// distinct columns, or rows, so no two bits collide) and looked up.
+#[inline(always)]
+pub fn last_flip_count(player: u64, square: u8) -> u32 {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    // Row r's bit of the column lands on bit 56 + r.
+    const COLUMN_TO_ROW: u64 = 0x0102_0408_1020_4080;
+    let (row, col) = (usize::from(square / 8), usize::from(square % 8));
+    let row_bits = (player >> (8 * row)) as u8;
+    let col_bits = (((player >> col) & FILE_A).wrapping_mul(COLUMN_TO_ROW) >> 56) as u8;
+    let [d9, d7] = DIAGONALS[usize::from(square)];
+    let d9_bits = ((player & d9).wrapping_mul(FILE_A) >> 56) as u8;
+    let d7_bits = ((player & d7).wrapping_mul(FILE_A) >> 56) as u8;
+    u32::from(LINE_FLIPS[col][usize::from(row_bits)])
+        + u32::from(LINE_FLIPS[row][usize::from(col_bits)])
+        + u32::from(LINE_FLIPS[col][usize::from(d9_bits)])
+        + u32::from(LINE_FLIPS[col][usize::from(d7_bits)])
+}
+
 /// One direction of the Kogge–Stone fill: the squares reached from `player`
 /// through a run of `mask` squares by shifting `step` bits left and right.
 #[inline(always)]
@@ -194,6 +274,34 @@ mod tests {
         // All-opponent ray toward bit 0 with bit 0 in the ray but not the player's.
         assert_eq!(flips(1 << 9, 1 | (1 << 8), 16), 0);
         assert_eq!(flips(1, 1 << 8, 16), 1 << 8);
+    }
+
+    /// With one empty square left, the counted flips are those of the full
+    /// flip computation, for both sides, on random full boards.
+    #[test]
+    fn last_flip_count_matches_flips() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let a = next();
+            let sq = (next() % 64) as u8;
+            let player = a & !(1u64 << sq);
+            let opponent = !a & !(1u64 << sq);
+            assert_eq!(
+                last_flip_count(player, sq),
+                flips(player, opponent, sq).count_ones(),
+                "{player:x} {sq}"
+            );
+            assert_eq!(
+                last_flip_count(opponent, sq),
+                flips(opponent, player, sq).count_ones()
+            );
+        }
     }
 
     #[test]

@@ -27,7 +27,7 @@ use super::tt::{DEPTH_LIMITED, EXACT, NO_LOWER, NO_MOVE, NO_UPPER, Transposition
 use crate::eval::stability::stable_discs;
 use crate::eval::{DISC, Evaluator};
 use crate::game::bitboard::{Bits, CORNERS};
-use crate::game::flip::flips;
+use crate::game::flip::{flips, last_flip_count};
 use crate::game::{Board, Move, Othello, Square};
 
 /// At or below this many empties the solver searches without the table.
@@ -313,11 +313,11 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     fn solve_1(&mut self, player: u64, opponent: u64, x: u8) -> i32 {
         self.nodes += 1;
         let diff = player.count_ones() as i32 - opponent.count_ones() as i32;
-        let n = flips(player, opponent, x).count_ones() as i32;
+        let n = last_flip_count(player, x) as i32;
         let standard = if n > 0 {
             diff + 2 * n + 1
         } else {
-            let m = flips(opponent, player, x).count_ones() as i32;
+            let m = last_flip_count(opponent, x) as i32;
             if m > 0 {
                 diff - 2 * m - 1
             } else if diff > 0 {
@@ -446,11 +446,28 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     }
 
     /// Null-window search: is the score above `alpha`? Fail-soft.
+    #[inline]
     fn nws(&mut self, board: Board, alpha: i32, passed: bool) -> i32 {
-        let empties = board.empties();
-        if empties <= SHALLOW {
+        if board.empties() <= SHALLOW {
             return self.shallow(board.player, board.opponent, alpha, passed);
         }
+        self.nws_table(board, self.key(&board), alpha, passed)
+    }
+
+    /// [`Self::nws`] of the move `item` of a node with `empties` empties: the
+    /// child's hash key was computed when the moves were ordered.
+    #[inline]
+    fn nws_child(&mut self, item: &Item, empties: u32, alpha: i32) -> i32 {
+        if empties - 1 <= SHALLOW {
+            return self.shallow(item.child.player, item.child.opponent, alpha, false);
+        }
+        self.nws_table(item.child, item.child_key, alpha, false)
+    }
+
+    /// [`Self::nws`] far enough from the end to use the table; `key` is
+    /// `board`'s hash key.
+    fn nws_table(&mut self, board: Board, key: u64, alpha: i32, passed: bool) -> i32 {
+        let empties = board.empties();
         self.nodes += 1;
         if self.out_of_budget() {
             return 0;
@@ -463,7 +480,6 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             return upper;
         }
 
-        let key = self.key(&board);
         let mut hash_move = NO_MOVE;
         if let Some(hit) = self.tt.probe(key) {
             // A midgame search's best move is a poor first try for a
@@ -505,7 +521,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         };
         for i in 0..etc {
             let item = self.lists[slot].items[i];
-            if let Some(hit) = self.tt.probe(self.key(&item.child))
+            if let Some(hit) = self.tt.probe(item.child_key)
                 && hit.level >= self.level
                 && hit.upper != NO_UPPER
                 && -(hit.upper / DISC) > alpha
@@ -519,7 +535,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         while let Some(item) = self.lists[slot].next() {
-            let score = -self.nws(item.child, -alpha - 1, false);
+            let score = -self.nws_child(&item, empties, -alpha - 1);
             if self.aborted {
                 return 0;
             }
@@ -677,11 +693,15 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         for x in Bits(moves) {
             let sq = Square::new(x).expect("bit index");
             let child = board.play_unchecked(sq);
-            if empties > SHALLOW + 1 {
+            let child_key = if empties > SHALLOW + 1 {
                 // The child will probe the table (ETC here, then its own
                 // search): start loading its bucket now, all children at once.
-                self.tt.prefetch(self.key(&child));
-            }
+                let key = self.key(&child);
+                self.tt.prefetch(key);
+                key
+            } else {
+                0
+            };
             let key = if x == hash_move {
                 i32::MAX
             } else {
@@ -706,6 +726,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             self.lists[slot].push(Item {
                 square: x,
                 child,
+                child_key,
                 key,
             });
         }
@@ -889,6 +910,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
 struct Item {
     square: u8,
     child: Board,
+    /// The child's hash key, when it is far enough from the end to use the
+    /// table (0 otherwise).
+    child_key: u64,
+    /// The ordering key: higher is tried first.
     key: i32,
 }
 
@@ -904,6 +929,7 @@ impl Default for MoveList {
             items: [Item {
                 square: 0,
                 child: Board::new(0, 0),
+                child_key: 0,
                 key: 0,
             }; 64],
             len: 0,
