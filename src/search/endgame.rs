@@ -50,6 +50,14 @@ const W_POTENTIAL: i32 = 24;
 const W_PARITY: i32 = 16;
 const W_VALUE: i32 = 64;
 
+/// From this many empties the evaluation search's disc counts half as much
+/// against mobility: this far from the end the evaluation errs by 7-9 discs
+/// (FFO #45, #48, #49, #51: 8% fewer nodes; #50, #52, #56: 10%). Below it,
+/// in every solve of training (16 empties or fewer), the weight stays what
+/// made the committed weights.
+const FAR_VALUE_EMPTIES: u32 = 17;
+const W_VALUE_FAR: i32 = 32;
+
 /// From this many empties a solve is "large": its windows are clamped to
 /// +-64, it starts with a window of `ASPIRATION_WINDOW` discs either side of
 /// a guess, and from `SELECTIVE_EMPTIES` it runs selective passes first.
@@ -74,23 +82,31 @@ const SELECTIVE_EMPTIES: u32 = 22;
 /// empties) or one (2.0) did less.
 const SELECTIVE_Z: [f64; 2] = [1.5, 2.5];
 
-/// Nodes with at least this many empties try a probable cutoff.
-const PROBCUT_EMPTIES: u32 = 12;
+/// Nodes with at least this many empties try a probable cutoff: every node
+/// that uses the table (FFO #45, #48, #49, #51: 18% fewer nodes than from
+/// 12 empties; 8, 9, 10 and 14 empties lie on the same slope).
+const PROBCUT_EMPTIES: u32 = SHALLOW + 1;
 
 /// The shallow search of a probable cutoff at `empties` empties: its depth
 /// and its standard error in discs against the exact score, under reversed
 /// rules if `REVERSED` (`calibrate_probcut` below: 80 WTHOR positions for
-/// each even count of empties, 12 to 24). Deeper searches err less but cost
+/// each even count of empties, 8 to 24). Deeper searches err less but cost
 /// more.
 #[inline]
 fn probcut_search<const REVERSED: bool>(empties: u32) -> (u32, f64) {
     let (depth, standard, reversed) = match empties {
-        0..18 => (0, 8.9, 5.5),
+        0..12 => (0, 9.3, 7.1),
+        12..18 => (0, 8.9, 5.5),
         18..24 => (2, 7.7, 4.2),
         _ => (4, 7.2, 3.4),
     };
     (depth, if REVERSED { reversed } else { standard })
 }
+
+/// Where [`probcut_search`] gives the evaluation's own error near the
+/// deeper probable-cutoff searches (from 18 empties), which run only when the
+/// evaluation is within that error of cutting.
+const PROBCUT_SLACK_EMPTIES: u32 = 16;
 
 /// How often (in nodes) the clock is read.
 const CLOCK_CHECK_INTERVAL: u64 = 4096;
@@ -635,7 +651,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
         // The deeper search costs hundreds of nodes: only where the
         // evaluation alone makes the cut plausible.
-        let slack = (probcut_search::<REVERSED>(0).1 * f64::from(DISC)) as i32;
+        let slack = (probcut_search::<REVERSED>(PROBCUT_SLACK_EMPTIES).1 * f64::from(DISC)) as i32;
         if high <= 64 * DISC
             && estimate >= high - slack
             && self.midgame(*board, depth, high - 1, high) >= high
@@ -719,7 +735,12 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                     // Far from the end: a shallow evaluation search of the child.
                     let depth = sort_depth(empties);
                     let value = -self.midgame(child, depth, -INF * DISC, INF * DISC) / DISC;
-                    key += value * W_VALUE;
+                    let weight = if empties >= FAR_VALUE_EMPTIES {
+                        W_VALUE_FAR
+                    } else {
+                        W_VALUE
+                    };
+                    key += value * weight;
                 }
                 key
             };
@@ -1154,7 +1175,7 @@ mod calibration {
 
     fn measure<const R: bool, E: Evaluator<Othello<R>>>(eval: &E, name: &str) {
         let stop = AtomicBool::new(false);
-        for empties in (12..=24).step_by(2) {
+        for empties in (8..=24).step_by(2) {
             let boards = positions(empties, 80);
             let mut sq = [0.0f64; 7];
             let mut bias = [0.0f64; 7];
