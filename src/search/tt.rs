@@ -222,7 +222,9 @@ impl TranspositionTable {
                 e.depth = depth;
                 e.level = level;
             }
-            if mv != NO_MOVE {
+            // A depth-limited search's move never replaces the move of a
+            // search to the end.
+            if mv != NO_MOVE && (level != DEPTH_LIMITED || e.level == DEPTH_LIMITED) {
                 e.mv = mv;
             }
             e.age = age;
