@@ -225,10 +225,11 @@ const SORT_DEPTH_1: u32 = 18;
 /// ...from this many, two...
 const SORT_DEPTH_2: u32 = 22;
 /// ...and from this many, four: the few nodes this far from the end root the
-/// largest subtrees. 8 WTHOR positions of 28 empties: 3.6-4.2% fewer nodes
-/// (from 26 or 27 empties), FFO #55 2.9%, #54 0.4%; a depth of 3 from 24
-/// empties did 17% better on FFO #53 but 3% worse on #54.
-const SORT_DEPTH_4: u32 = 27;
+/// largest subtrees. Against two moves ahead: 12 WTHOR positions of 26
+/// empties 12% fewer nodes, FFO #53 2.7%, #54 1.6%, FFO #45, #48, #49, #51
+/// 0.6%. From 23 or 24 empties, or from 27, did less overall; a depth
+/// of 3 in between did better on FFO #53 but worse on #54.
+const SORT_DEPTH_4: u32 = 25;
 
 /// The standard-rule final score of a finished game (empties to the winner).
 #[inline]
