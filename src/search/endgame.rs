@@ -83,6 +83,7 @@ const SELECTIVE_EMPTIES: u32 = 22;
 /// fewer nodes, 8 of 28 empties 10%, FFO #53 29%; three (1.1, 1.5, 2.0) or
 /// four (1.0, 1.5, 2.0, 2.5) passes did less.
 const SELECTIVE_Z: [f64; 5] = [0.8, 1.1, 1.5, 1.8, 2.2];
+
 /// Nodes with at least this many empties try a probable cutoff: every node
 /// that uses the table (FFO #45, #48, #49, #51: 18% fewer nodes than from
 /// 12 empties; 8, 9, 10 and 14 empties lie on the same slope).
