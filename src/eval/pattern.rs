@@ -4,11 +4,12 @@
 //!
 //! Every pattern family has one canonical set of squares; its other instances
 //! are the images of that set under the eight board symmetries, so all
-//! instances of a family share one weight table. An instance is read by
-//! transforming the board with the instance's symmetry and extracting the
-//! canonical squares with `pext` (BMI2) — or the portable fallback — and a
-//! binary-to-ternary table. No incremental updates: a full read is a few dozen
-//! table lookups.
+//! instances of a family share one weight table. An instance is read off the
+//! board as it is ([`Direct`]): its squares extracted with `pext` (BMI2) — or
+//! the portable fallback — and a per-instance table turning those bits into
+//! the base-3 index of the canonical reading. No incremental updates: a full
+//! read is a few dozen table lookups. ([`Images`], which transforms the board
+//! instead, defines the readings and checks the direct ones.)
 
 use crate::game::bitboard::symmetry;
 
@@ -237,6 +238,81 @@ impl Images {
     }
 }
 
+/// One pattern instance read straight off the board: its squares there, where
+/// its base-3 table starts, and where its family's weights start.
+#[derive(Clone, Copy, Debug)]
+pub struct Instance {
+    /// The instance's squares on the untransformed board.
+    pub mask: u64,
+    /// Where this instance's binary-to-ternary table starts.
+    pub start: u32,
+    /// Where the weights of the instance's family start in the caller's
+    /// weight vector (as given to [`Direct::new`]).
+    pub offset: u32,
+}
+
+/// Every pattern instance read without transforming the board: `pext` of the
+/// instance's own squares gives their contents in square order, and a
+/// per-instance table turns those bits into the index of the canonical
+/// reading, the same number [`Images::index`] gives. The evaluation spent more
+/// on the sixteen board transforms of [`Images::new`] than on the reads.
+#[derive(Clone, Debug)]
+pub struct Direct {
+    /// All instances, family by family, in the order of [`Family::symmetries`].
+    pub instances: Vec<Instance>,
+    /// The concatenated tables: for an instance of n squares, 2^n entries, the
+    /// value of bits `b` being the sum of 3^j over the canonical positions j
+    /// of the squares set in `b`.
+    ternary: Vec<u16>,
+}
+
+impl Direct {
+    /// The readers of all instances of `families`, whose weight tables start
+    /// at `offsets` in the caller's weight vector.
+    pub fn new(families: &[Family], offsets: &[usize]) -> Direct {
+        let mut instances = Vec::new();
+        let mut ternary = Vec::new();
+        for (f, family) in families.iter().enumerate() {
+            for &s in &family.symmetries {
+                let mask = instance_squares(family.mask, s);
+                // The digit value of each instance square, in square order.
+                let mut values = Vec::new();
+                for q in crate::game::bitboard::Bits(mask) {
+                    let rank = crate::game::bitboard::Bits(family.mask)
+                        .position(|c| instance_squares(1u64 << c, s) == 1u64 << q)
+                        .expect("an instance square comes from a canonical square");
+                    values.push(3u32.pow(rank as u32));
+                }
+                let start = ternary.len() as u32;
+                for bits in 0..1usize << values.len() {
+                    let value: u32 = values
+                        .iter()
+                        .enumerate()
+                        .filter(|&(k, _)| bits >> k & 1 == 1)
+                        .map(|(_, &v)| v)
+                        .sum();
+                    ternary.push(value as u16);
+                }
+                instances.push(Instance {
+                    mask,
+                    start,
+                    offset: offsets[f] as u32,
+                });
+            }
+        }
+        Direct { instances, ternary }
+    }
+
+    /// The table index of `instance` on the board (`player`, `opponent`).
+    #[inline]
+    pub fn index(&self, instance: &Instance, player: u64, opponent: u64) -> usize {
+        let start = instance.start as usize;
+        let p = self.ternary[start + pext(player, instance.mask) as usize];
+        let o = self.ternary[start + pext(opponent, instance.mask) as usize];
+        usize::from(p) + 2 * usize::from(o)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,6 +394,35 @@ mod tests {
             assert_eq!(pext(x, m), pext_portable(x, m));
         }
         assert_eq!(pext_portable(0b1011_0110, 0b1111_0000), 0b1011);
+    }
+
+    /// The direct reads give every instance's index exactly as the reads
+    /// through the board's images do.
+    #[test]
+    fn direct_reads_match_image_reads() {
+        let fams = families();
+        let offsets: Vec<usize> = (0..fams.len()).map(|f| 1000 * f).collect();
+        let direct = Direct::new(&fams, &offsets);
+        let mut rng = Rng::new(123);
+        for _ in 0..2000 {
+            let p = rng.next_u64() & rng.next_u64();
+            let o = rng.next_u64() & !p;
+            let images = Images::new(p, o);
+            let mut instances = direct.instances.iter();
+            for (f, fam) in fams.iter().enumerate() {
+                for &s in &fam.symmetries {
+                    let instance = instances.next().expect("one per symmetry");
+                    assert_eq!(instance.offset as usize, 1000 * f);
+                    assert_eq!(
+                        direct.index(instance, p, o),
+                        images.index(fam.mask, s),
+                        "{} s={s}",
+                        fam.name
+                    );
+                }
+            }
+            assert!(instances.next().is_none());
+        }
     }
 
     /// Reading an instance through the image equals reading the original board

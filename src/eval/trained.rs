@@ -11,7 +11,7 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use super::pattern::{Family, Images, families};
+use super::pattern::{Direct, Family, families};
 use super::{DISC, EVAL_LIMIT, Evaluator};
 use crate::game::bitboard::CORNERS;
 use crate::game::{Board, Move, Othello, Variant};
@@ -39,6 +39,8 @@ pub fn stage(empties: u32) -> usize {
 pub struct Layout {
     families: Vec<Family>,
     offsets: Vec<usize>,
+    /// Every instance, read without transforming the board (for evaluation).
+    direct: Direct,
     mobility_player: usize,
     mobility_opponent: usize,
     parity: usize,
@@ -59,11 +61,13 @@ impl Layout {
                 offsets.push(size);
                 size += f.size();
             }
+            let direct = Direct::new(&families, &offsets);
             let mobility_player = size;
             let mobility_opponent = mobility_player + MAX_MOBILITY + 1;
             let parity = mobility_opponent + MAX_MOBILITY + 1;
             let bias = parity + 1;
             Layout {
+                direct,
                 families,
                 offsets,
                 mobility_player,
@@ -84,11 +88,12 @@ impl Layout {
     /// and returns how many there are.
     #[inline]
     pub fn features(&self, player: u64, opponent: u64, out: &mut [u32; MAX_FEATURES]) -> usize {
-        let images = Images::new(player, opponent);
+        let mut instances = self.direct.instances.iter();
         let mut n = 0;
         for (family, &offset) in self.families.iter().zip(&self.offsets) {
-            for &s in &family.symmetries {
-                out[n] = (offset + family.canonical(images.index(family.mask, s))) as u32;
+            for instance in instances.by_ref().take(family.symmetries.len()) {
+                let index = self.direct.index(instance, player, opponent);
+                out[n] = (offset + family.canonical(index)) as u32;
                 n += 1;
             }
         }
@@ -370,12 +375,11 @@ impl Expanded {
     pub fn raw(&self, board: &Board) -> i32 {
         let layout = Layout::get();
         let w = &self.stages[stage(board.empties())];
-        let images = Images::new(board.player, board.opponent);
+        let direct = &layout.direct;
         let mut sum = 0i32;
-        for (family, &offset) in layout.families.iter().zip(&layout.offsets) {
-            for &s in &family.symmetries {
-                sum += i32::from(w[offset + images.index(family.mask, s)]);
-            }
+        for instance in &direct.instances {
+            let index = direct.index(instance, board.player, board.opponent);
+            sum += i32::from(w[instance.offset as usize + index]);
         }
         let mobility = |m: u64| {
             (m.count_ones() as usize + (m & CORNERS).count_ones() as usize).min(MAX_MOBILITY)
