@@ -222,9 +222,14 @@ fn sort_depth(empties: u32) -> u32 {
 }
 
 /// From this many empties the ordering search looks one move ahead...
-const SORT_DEPTH_1: u32 = 18;
-/// ...from this many, two...
-const SORT_DEPTH_2: u32 = 22;
+/// (17, not lower: training's solves, 16 empties or fewer, keep their order.)
+const SORT_DEPTH_1: u32 = 17;
+/// ...from this many, two (17 and 20 rather than 18 and 22 since the
+/// evaluation became twice as fast: FFO #45, #48, #49, #51 8.4% fewer nodes
+/// and 5.5% less time; 12 WTHOR positions of 26 empties 4.4% fewer nodes,
+/// FFO #53 7.4%; two moves ahead from 19 saved 1-2% more nodes but cost more
+/// time)...
+const SORT_DEPTH_2: u32 = 20;
 /// ...and from this many, four: the few nodes this far from the end root the
 /// largest subtrees. Against two moves ahead: 12 WTHOR positions of 26
 /// empties 12% fewer nodes, FFO #53 2.7%, #54 1.6%, FFO #45, #48, #49, #51
