@@ -233,8 +233,9 @@ const SORT_DEPTH_2: u32 = 20;
 /// ...and from this many, four: the few nodes this far from the end root the
 /// largest subtrees. Against two moves ahead: 12 WTHOR positions of 26
 /// empties 12% fewer nodes, FFO #53 2.7%, #54 1.6%, FFO #45, #48, #49, #51
-/// 0.6%. From 23 or 24 empties, or from 27, did less overall; a depth
-/// of 3 in between did better on FFO #53 but worse on #54.
+/// 0.6%. From 23 or 24 empties, or from 27, did less overall. With one and
+/// two moves ahead from 17 and 20, three moves ahead at 23-24 empties cost
+/// nodes: FFO #45, #48, #49, #51 +1.7%, FFO #53 +2.4%, the 26-empty set +4.9%.
 const SORT_DEPTH_4: u32 = 25;
 
 /// The standard-rule final score of a finished game (empties to the winner).
