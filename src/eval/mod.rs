@@ -31,6 +31,19 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// `±EVAL_LIMIT`. Called on positions where the game is not over.
     fn evaluate(&self, state: &G) -> i32;
 
+    /// Whether [`Self::evaluate_indexed`] reads the pattern indices: searches
+    /// keep them up to date move by move only for evaluations that do.
+    fn uses_indices(&self) -> bool {
+        false
+    }
+
+    /// [`Self::evaluate`] given the pattern indices of `state` (kept up to
+    /// date by the caller, see [`pattern::Indices`]), the same value for
+    /// less work. Evaluations without patterns ignore them.
+    fn evaluate_indexed(&self, state: &G, _indices: &pattern::Indices) -> i32 {
+        self.evaluate(state)
+    }
+
     /// How promising `mv` looks before it is searched, higher first. `child` is
     /// the state after the move (the opponent to move). The default prefers moves
     /// whose resulting position is worst for the opponent.
@@ -112,6 +125,18 @@ impl<const REVERSED: bool> Evaluator<Othello<REVERSED>> for OthelloEval<REVERSED
         match self {
             OthelloEval::Handmade(e) => e.evaluate(state),
             OthelloEval::Trained(e) => e.evaluate(state),
+        }
+    }
+
+    fn uses_indices(&self) -> bool {
+        matches!(self, OthelloEval::Trained(_))
+    }
+
+    #[inline]
+    fn evaluate_indexed(&self, state: &Othello<REVERSED>, indices: &pattern::Indices) -> i32 {
+        match self {
+            OthelloEval::Handmade(e) => e.evaluate(state),
+            OthelloEval::Trained(e) => e.evaluate_indexed(state, indices),
         }
     }
 

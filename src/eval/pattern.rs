@@ -7,9 +7,11 @@
 //! instances of a family share one weight table. An instance is read off the
 //! board as it is ([`Direct`]): its squares extracted with `pext` (BMI2) — or
 //! the portable fallback — and a per-instance table turning those bits into
-//! the base-3 index of the canonical reading. No incremental updates: a full
-//! read is a few dozen table lookups. ([`Images`], which transforms the board
-//! instead, defines the readings and checks the direct ones.)
+//! the base-3 index of the canonical reading. ([`Images`], which transforms
+//! the board instead, defines the readings and checks the direct ones.)
+//! Searches that evaluate every child of a node can instead keep the indices
+//! up to date move by move ([`Indices`]): a move changes a few squares, and
+//! adding their digits costs less than reading all the instances again.
 
 use crate::game::bitboard::symmetry;
 
@@ -256,6 +258,34 @@ pub struct Instance {
 /// per-instance table turns those bits into the index of the canonical
 /// reading, the same number [`Images::index`] gives. The evaluation spent more
 /// on the sixteen board transforms of [`Images::new`] than on the reads.
+/// Lanes of [`Indices`]: one per pattern instance, rounded up to whole
+/// vector registers.
+pub const LANES: usize = 48;
+
+/// The index of every pattern instance of a position ([`Direct::index`]),
+/// from both sides' point of view, updated move by move
+/// ([`Direct::after_move`]) rather than read off the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Indices {
+    /// The indices with the side to move as "player": what the evaluation
+    /// reads.
+    pub mover: [u16; LANES],
+    /// The indices with the other side as "player": the mover's after a move
+    /// or a pass.
+    pub waiter: [u16; LANES],
+}
+
+impl Indices {
+    /// The indices after a pass: the same discs, the other side to move.
+    #[inline]
+    pub fn after_pass(&self) -> Indices {
+        Indices {
+            mover: self.waiter,
+            waiter: self.mover,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Direct {
     /// All instances, family by family, in the order of [`Family::symmetries`].
@@ -264,6 +294,9 @@ pub struct Direct {
     /// value of bits `b` being the sum of 3^j over the canonical positions j
     /// of the squares set in `b`.
     ternary: Vec<u16>,
+    /// For each square, the base-3 digit weight (3^position) it has in each
+    /// instance, in the order of `instances` (0 outside the instance).
+    digits: Box<[[u16; LANES]; 64]>,
 }
 
 impl Direct {
@@ -272,6 +305,7 @@ impl Direct {
     pub fn new(families: &[Family], offsets: &[usize]) -> Direct {
         let mut instances = Vec::new();
         let mut ternary = Vec::new();
+        let mut digits = Box::new([[0u16; LANES]; 64]);
         for (f, family) in families.iter().enumerate() {
             for &s in &family.symmetries {
                 let mask = instance_squares(family.mask, s);
@@ -282,6 +316,7 @@ impl Direct {
                         .position(|c| instance_squares(1u64 << c, s) == 1u64 << q)
                         .expect("an instance square comes from a canonical square");
                     values.push(3u32.pow(rank as u32));
+                    digits[q as usize][instances.len()] = 3u16.pow(rank as u32);
                 }
                 let start = ternary.len() as u32;
                 for bits in 0..1usize << values.len() {
@@ -300,7 +335,52 @@ impl Direct {
                 });
             }
         }
-        Direct { instances, ternary }
+        assert!(instances.len() <= LANES, "more instances than lanes");
+        Direct {
+            instances,
+            ternary,
+            digits,
+        }
+    }
+
+    /// Every instance's index on the board (`player`, `opponent`), read off
+    /// the board.
+    pub fn indices(&self, player: u64, opponent: u64) -> Indices {
+        let mut indices = Indices {
+            mover: [0; LANES],
+            waiter: [0; LANES],
+        };
+        for (i, instance) in self.instances.iter().enumerate() {
+            indices.mover[i] = self.index(instance, player, opponent) as u16;
+            indices.waiter[i] = self.index(instance, opponent, player) as u16;
+        }
+        indices
+    }
+
+    /// The indices after the side to move plays on `square`, flipping
+    /// `flipped`: the new disc adds its digit (1 for the mover, 2 seen from
+    /// the other side), each flipped disc turns a 2 into a 1 for the mover and
+    /// a 1 into a 2 for the other side; then the sides swap.
+    #[inline]
+    pub fn after_move(&self, indices: &Indices, square: u8, flipped: u64) -> Indices {
+        let mut mover = indices.mover;
+        let mut waiter = indices.waiter;
+        let placed = &self.digits[usize::from(square)];
+        for i in 0..LANES {
+            mover[i] = mover[i].wrapping_add(placed[i]);
+            waiter[i] = waiter[i].wrapping_add(placed[i].wrapping_mul(2));
+        }
+        for f in crate::game::bitboard::Bits(flipped) {
+            let digit = &self.digits[usize::from(f)];
+            for i in 0..LANES {
+                mover[i] = mover[i].wrapping_sub(digit[i]);
+                waiter[i] = waiter[i].wrapping_add(digit[i]);
+            }
+        }
+        Indices {
+            mover: waiter,
+            waiter: mover,
+        }
     }
 
     /// The table index of `instance` on the board (`player`, `opponent`).
@@ -423,6 +503,42 @@ mod tests {
             }
             assert!(instances.next().is_none());
         }
+    }
+
+    /// Indices kept up to date move by move (and pass by pass) along random
+    /// games equal the indices read off each position.
+    #[test]
+    fn updated_indices_match_reads() {
+        use crate::game::bitboard::Bits;
+        use crate::game::{Board, Square};
+        let fams = families();
+        let offsets: Vec<usize> = (0..fams.len()).map(|f| 1000 * f).collect();
+        let direct = Direct::new(&fams, &offsets);
+        let mut rng = Rng::new(7);
+        let mut checked = 0;
+        for _ in 0..300 {
+            let mut board = Board::start();
+            let mut indices = direct.indices(board.player, board.opponent);
+            loop {
+                let moves = board.moves();
+                if moves == 0 {
+                    if board.opponent_moves() == 0 {
+                        break;
+                    }
+                    board = board.pass();
+                    indices = indices.after_pass();
+                } else {
+                    let pick = rng.below(u64::from(moves.count_ones())) as usize;
+                    let x = Bits(moves).nth(pick).expect("a move");
+                    let child = board.play_unchecked(Square::new(x).expect("a square"));
+                    indices = direct.after_move(&indices, x, child.opponent & board.opponent);
+                    board = child;
+                }
+                assert_eq!(indices, direct.indices(board.player, board.opponent));
+                checked += 1;
+            }
+        }
+        assert!(checked > 15_000);
     }
 
     /// Reading an instance through the image equals reading the original board

@@ -11,7 +11,7 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use super::pattern::{Direct, Family, families};
+use super::pattern::{Direct, Family, Indices, families};
 use super::{DISC, EVAL_LIMIT, Evaluator};
 use crate::game::bitboard::CORNERS;
 use crate::game::{Board, Move, Othello, Variant};
@@ -50,6 +50,12 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The readers of every pattern instance, whose [`Indices`] the
+    /// evaluation reads in the same order.
+    pub fn direct(&self) -> &Direct {
+        &self.direct
+    }
+
     /// The one layout (pattern tables, then the extra features).
     pub fn get() -> &'static Layout {
         static LAYOUT: OnceLock<Layout> = OnceLock::new();
@@ -381,6 +387,26 @@ impl Expanded {
             let index = direct.index(instance, board.player, board.opponent);
             sum += i32::from(w[instance.offset as usize + index]);
         }
+        sum + Self::extras(layout, w, board)
+    }
+
+    /// [`Self::raw`] with the pattern indices already known.
+    #[inline]
+    pub fn raw_indexed(&self, board: &Board, indices: &Indices) -> i32 {
+        let layout = Layout::get();
+        let w = &self.stages[stage(board.empties())];
+        let mut sum = 0i32;
+        for (instance, &index) in layout.direct.instances.iter().zip(&indices.mover) {
+            sum += i32::from(w[instance.offset as usize + usize::from(index)]);
+        }
+        sum + Self::extras(layout, w, board)
+    }
+
+    /// The weights of the features besides patterns: both sides' mobility,
+    /// parity and the bias.
+    #[inline]
+    fn extras(layout: &Layout, w: &[i16], board: &Board) -> i32 {
+        let mut sum = 0i32;
         let mobility = |m: u64| {
             (m.count_ones() as usize + (m & CORNERS).count_ones() as usize).min(MAX_MOBILITY)
         };
@@ -396,6 +422,12 @@ impl Expanded {
     #[inline]
     pub fn evaluate(&self, board: &Board) -> i32 {
         (self.raw(board) * DISC / SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// [`Self::evaluate`] with the pattern indices already known.
+    #[inline]
+    pub fn evaluate_indexed(&self, board: &Board, indices: &Indices) -> i32 {
+        (self.raw_indexed(board, indices) * DISC / SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }
 
@@ -425,6 +457,15 @@ impl<const REVERSED: bool> Evaluator<Othello<REVERSED>> for TrainedEval<REVERSED
         self.expanded.evaluate(&state.0)
     }
 
+    fn uses_indices(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn evaluate_indexed(&self, state: &Othello<REVERSED>, indices: &Indices) -> i32 {
+        self.expanded.evaluate_indexed(&state.0, indices)
+    }
+
     /// Fastest first, helped by the weights: few replies, then the position
     /// after the move as the weights see it.
     fn order_key(&self, _state: &Othello<REVERSED>, _mv: Move, child: &Othello<REVERSED>) -> i32 {
@@ -451,6 +492,28 @@ mod tests {
             }
         }
         w
+    }
+
+    /// The evaluation from known pattern indices is the evaluation, for
+    /// random weights and the built-in ones.
+    #[test]
+    fn indexed_evaluation_matches() {
+        let direct = Layout::get().direct();
+        let builtin = Weights::builtin(Variant::Othello).unwrap();
+        for weights in [random_weights(5), (*builtin).clone()] {
+            let expanded = Expanded::new(&weights);
+            let mut rng = Rng::new(6);
+            for _ in 0..2000 {
+                let p = rng.next_u64() & rng.next_u64();
+                let o = rng.next_u64() & !p;
+                let board = Board::new(p, o);
+                let indices = direct.indices(p, o);
+                assert_eq!(
+                    expanded.evaluate_indexed(&board, &indices),
+                    expanded.evaluate(&board)
+                );
+            }
+        }
     }
 
     #[test]

@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::tt::{DEPTH_LIMITED, EXACT, NO_LOWER, NO_MOVE, NO_UPPER, TranspositionTable, bounds};
+use crate::eval::pattern::{Direct, Indices, LANES};
 use crate::eval::stability::stable_discs;
 use crate::eval::{DISC, Evaluator};
 use crate::game::bitboard::{Bits, CORNERS};
@@ -120,6 +121,12 @@ const QUADRANTS: [u64; 4] = [
     0x0F0F_0F0F_0000_0000,
     0xF0F0_F0F0_0000_0000,
 ];
+
+/// Pattern indices for evaluations that do not read them.
+const NO_INDICES: Indices = Indices {
+    mover: [0; LANES],
+    waiter: [0; LANES],
+};
 
 /// A score beyond every final score (in discs).
 const INF: i32 = 65;
@@ -285,6 +292,11 @@ pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     /// table entry: a subtree searched while it stays the same is exact,
     /// whatever the level of the pass, and is stored as exact.
     approximations: u64,
+    /// The evaluation's pattern readers, for the indices the ordering
+    /// searches keep up to date move by move.
+    direct: &'static Direct,
+    /// Whether the evaluation reads those indices (else none are kept).
+    indexed: bool,
 }
 
 /// Where a node's move list lives: a path from the root visits each (empties,
@@ -314,6 +326,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             lists: Vec::new(),
             mid_lists: Vec::new(),
             approximations: 0,
+            direct: crate::eval::trained::Layout::get().direct(),
+            indexed: eval.uses_indices(),
             salt,
             next_clock_check: CLOCK_CHECK_INTERVAL,
             nodes: 0,
@@ -846,6 +860,11 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         self.lists[slot].len = 0;
         let empties = board.empties();
         let odd = odd_quadrants(board.empty());
+        let indices = if empties >= EVAL_ORDER_EMPTIES {
+            self.indices(board)
+        } else {
+            NO_INDICES
+        };
         for x in Bits(moves) {
             let sq = Square::new(x).expect("bit index");
             let child = board.play_unchecked(sq);
@@ -874,7 +893,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 if empties >= EVAL_ORDER_EMPTIES {
                     // Far from the end: a shallow evaluation search of the child.
                     let depth = sort_depth(empties);
-                    let value = -self.midgame(child, depth, -INF * DISC, INF * DISC) / DISC;
+                    let child_indices = self.child_indices(&indices, board, &child, x);
+                    let value =
+                        -self.midgame(child, &child_indices, depth, -INF * DISC, INF * DISC) / DISC;
                     if self.aborted {
                         return;
                     }
@@ -896,12 +917,46 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
     }
 
+    /// The pattern indices of `board`, read off the board (none when the
+    /// evaluation does not read them).
+    #[inline]
+    fn indices(&self, board: &Board) -> Indices {
+        if self.indexed {
+            self.direct.indices(board.player, board.opponent)
+        } else {
+            NO_INDICES
+        }
+    }
+
+    /// The pattern indices of `child`, the position after move `x` from
+    /// `board`, from those of `board`.
+    #[inline]
+    fn child_indices(&self, indices: &Indices, board: &Board, child: &Board, x: u8) -> Indices {
+        if self.indexed {
+            // The mover's discs after the move: the parent's, the new disc
+            // and the flipped ones.
+            self.direct
+                .after_move(indices, x, child.opponent & board.opponent)
+        } else {
+            NO_INDICES
+        }
+    }
+
     /// A small alpha-beta over the evaluation (no table), for move ordering.
     /// It watches the budget too: far from the end one ordering searches
     /// thousands of nodes (up to 14 ms measured at 25-29 empties).
-    fn midgame(&mut self, board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    /// `indices` are `board`'s pattern indices (when the evaluation reads
+    /// them).
+    fn midgame(
+        &mut self,
+        board: Board,
+        indices: &Indices,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         if depth == 0 {
-            return self.eval.evaluate(&Othello(board));
+            return self.eval.evaluate_indexed(&Othello(board), indices);
         }
         if self.out_of_budget() {
             return 0;
@@ -911,13 +966,14 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             if board.opponent_moves() == 0 {
                 return Self::final_score(board.player, board.opponent) * DISC;
             }
-            return -self.midgame(board.pass(), depth, -beta, -alpha);
+            return -self.midgame(board.pass(), &indices.after_pass(), depth, -beta, -alpha);
         }
         let mut best = -INF * DISC;
         for x in Bits(moves) {
             self.nodes += 1;
             let child = board.play_unchecked(Square::new(x).expect("bit index"));
-            let score = -self.midgame(child, depth - 1, -beta, -alpha);
+            let child_indices = self.child_indices(indices, &board, &child, x);
+            let score = -self.midgame(child, &child_indices, depth - 1, -beta, -alpha);
             if self.aborted {
                 return 0;
             }
@@ -1017,7 +1073,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 return (value / DISC).clamp(-64, 64);
             }
         }
-        (self.midgame(*board, GUESS_DEPTH, -INF * DISC, INF * DISC) / DISC).clamp(-64, 64)
+        let indices = self.indices(board);
+        (self.midgame(*board, &indices, GUESS_DEPTH, -INF * DISC, INF * DISC) / DISC).clamp(-64, 64)
     }
 
     /// A best move of `board` and its exact score: every move is solved, each
@@ -1405,7 +1462,8 @@ mod calibration {
                 let mut solver = Solver::<R, E>::new(&mut tt, eval, &stop, None, None, 0);
                 let exact = f64::from(solver.solve(board, -INF, INF));
                 for d in 0..7 {
-                    let v = solver.midgame(board, d as u32, -INF * DISC, INF * DISC);
+                    let indices = solver.indices(&board);
+                    let v = solver.midgame(board, &indices, d as u32, -INF * DISC, INF * DISC);
                     let err = exact - f64::from(v) / f64::from(DISC);
                     sq[d] += err * err;
                     bias[d] += err;
