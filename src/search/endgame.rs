@@ -504,7 +504,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         if board.empties() <= SHALLOW {
             return self.shallow(board.player, board.opponent, alpha, passed);
         }
-        self.nws_table(board, self.key(&board), alpha, passed)
+        self.nws_table(board, self.key(&board), board.moves(), alpha, passed)
     }
 
     /// [`Self::nws`] of the move `item` of a node with `empties` empties: the
@@ -514,12 +514,13 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         if empties - 1 <= SHALLOW {
             return self.shallow(item.child.player, item.child.opponent, alpha, false);
         }
-        self.nws_table(item.child, item.child_key, alpha, false)
+        self.nws_table(item.child, item.child_key, item.replies, alpha, false)
     }
 
     /// [`Self::nws`] far enough from the end to use the table; `key` is
-    /// `board`'s hash key.
-    fn nws_table(&mut self, board: Board, key: u64, alpha: i32, passed: bool) -> i32 {
+    /// `board`'s hash key and `moves` its moves (a parent computes both when
+    /// it orders its moves, so that the child does not again).
+    fn nws_table(&mut self, board: Board, key: u64, moves: u64, alpha: i32, passed: bool) -> i32 {
         let empties = board.empties();
         self.nodes += 1;
         if self.out_of_budget() {
@@ -560,7 +561,6 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             return score;
         }
 
-        let moves = board.moves();
         if moves == 0 {
             if passed {
                 return Self::final_score(board.player, board.opponent);
@@ -783,6 +783,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 child,
                 child_key: 0,
                 key,
+                replies: 0,
             });
         }
         let mut best = -INF * DISC;
@@ -877,12 +878,13 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             } else {
                 0
             };
+            // The child's search needs its moves too: computed once here.
+            let replies = child.moves();
             let key = if x == hash_move {
                 i32::MAX
             } else {
                 // Fastest first: few replies (corners count double), few
                 // squares the opponent may reach later, the odd regions.
-                let replies = child.moves();
                 let mut key = -(replies.count_ones() as i32) * W_MOBILITY
                     - ((replies & CORNERS).count_ones() as i32) * W_MOBILITY
                     - potential_moves(child.opponent, child.empty()).count_ones() as i32
@@ -913,6 +915,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 child,
                 child_key,
                 key,
+                replies,
             });
         }
     }
@@ -1144,6 +1147,10 @@ struct Item {
     child_key: u64,
     /// The ordering key: higher is tried first.
     key: i32,
+    /// The child's moves (its replies), found when the solver orders the
+    /// moves (0 in the lists of the evaluation searches, which do not keep
+    /// them).
+    replies: u64,
 }
 
 /// A fixed-capacity move list (64 holds the moves of any board).
@@ -1160,6 +1167,7 @@ impl Default for MoveList {
                 child: Board::new(0, 0),
                 child_key: 0,
                 key: 0,
+                replies: 0,
             }; 64],
             len: 0,
         }
