@@ -570,6 +570,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
 
         let slot = list_slot(empties, passed);
         self.order(&board, moves, hash_move, slot);
+        if self.aborted {
+            // The list may be cut short: nothing is stored.
+            return 0;
+        }
         // Enhanced transposition cutoff: a child already known to be bad enough
         // for the opponent refutes this node without searching.
         let etc = if empties >= ETC_EMPTIES {
@@ -658,6 +662,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let approximations = self.approximations;
         let slot = list_slot(empties, passed);
         self.order(&board, moves, hash_move, slot);
+        if self.aborted {
+            return 0;
+        }
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         let mut first = true;
@@ -853,7 +860,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
 
     /// Fills list `slot` with the moves of `board` and their children, keyed
     /// best first: the hash move, then by a shallow evaluation search far from
-    /// the end, else fastest first.
+    /// the end, else fastest first. If a limit strikes during an evaluation
+    /// search ([`Self::aborted`]), the list is left incomplete: callers check.
     fn order(&mut self, board: &Board, moves: u64, hash_move: u8, slot: usize) {
         if self.lists.len() <= slot {
             self.lists.resize_with(slot + 1, MoveList::default);
@@ -1094,6 +1102,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let hash_move = self.tt.probe(self.key(&board)).map_or(NO_MOVE, |h| h.mv);
         let slot = list_slot(board.empties(), false);
         self.order(&board, moves, hash_move, slot);
+        if self.aborted {
+            return None;
+        }
         let mut best: Option<(Move, i32)> = None;
         while let Some(item) = self.lists[slot].next() {
             let alpha = best.map_or(-INF, |(_, s)| s);
@@ -1416,6 +1427,35 @@ mod tests {
                 "{} nodes for a limit of {limit}",
                 s.nodes
             );
+        }
+    }
+
+    /// A search cut short by a limit leaves nothing false in the table, even
+    /// when the limit strikes while a node orders its moves: FFO #41 after its
+    /// best move H4 (21 empties, exact score 0, moves ordered by two-move
+    /// evaluation searches), searched with many small node limits.
+    #[test]
+    fn aborted_searches_leave_the_table_sound() {
+        let text = include_str!("../../data/obf/fforum-40-59.obf");
+        let problem = &obf::parse(text).unwrap()[1];
+        assert_eq!(problem.best_score(), Some(0));
+        let root = problem.position.state().0;
+        let b = root.play_unchecked("H4".parse().unwrap());
+        assert_eq!(b.empties(), 21);
+        let evals = crate::eval::Evaluators::default();
+        let stop = AtomicBool::new(false);
+        let mut tt = TranspositionTable::new(16);
+        for limit in 1..300 {
+            tt.clear();
+            let mut s =
+                Solver::<false, _>::new(&mut tt, &evals.othello, &stop, None, Some(limit), 0);
+            for alpha in [-1, 0] {
+                s.nws(b, alpha, false);
+            }
+            assert!(s.aborted);
+            if let Some(hit) = s.tt.probe(s.key(&b)) {
+                assert!(hit.lower <= 0 && 0 <= hit.upper, "limit {limit}: {hit:?}");
+            }
         }
     }
 
