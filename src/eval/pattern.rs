@@ -253,11 +253,6 @@ pub struct Instance {
     pub offset: u32,
 }
 
-/// Every pattern instance read without transforming the board: `pext` of the
-/// instance's own squares gives their contents in square order, and a
-/// per-instance table turns those bits into the index of the canonical
-/// reading, the same number [`Images::index`] gives. The evaluation spent more
-/// on the sixteen board transforms of [`Images::new`] than on the reads.
 /// Lanes of [`Indices`]: one per pattern instance, rounded up to whole
 /// vector registers.
 pub const LANES: usize = 48;
@@ -286,6 +281,11 @@ impl Indices {
     }
 }
 
+/// Every pattern instance read without transforming the board: `pext` of the
+/// instance's own squares gives their contents in square order, and a
+/// per-instance table turns those bits into the index of the canonical
+/// reading, the same number [`Images::index`] gives. The evaluation spent more
+/// on the sixteen board transforms of [`Images::new`] than on the reads.
 #[derive(Clone, Debug)]
 pub struct Direct {
     /// All instances, family by family, in the order of [`Family::symmetries`].
