@@ -271,6 +271,13 @@ pub struct Indices {
 }
 
 impl Indices {
+    /// All indices 0 (an empty board): the start of a read, and what
+    /// searches pass to evaluations that do not read indices.
+    pub const ZERO: Indices = Indices {
+        mover: [0; LANES],
+        waiter: [0; LANES],
+    };
+
     /// The indices after a pass: the same discs, the other side to move.
     #[inline]
     pub fn after_pass(&self) -> Indices {
@@ -346,10 +353,7 @@ impl Direct {
     /// Every instance's index on the board (`player`, `opponent`), read off
     /// the board.
     pub fn indices(&self, player: u64, opponent: u64) -> Indices {
-        let mut indices = Indices {
-            mover: [0; LANES],
-            waiter: [0; LANES],
-        };
+        let mut indices = Indices::ZERO;
         for (i, instance) in self.instances.iter().enumerate() {
             indices.mover[i] = self.index(instance, player, opponent) as u16;
             indices.waiter[i] = self.index(instance, opponent, player) as u16;

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::tt::{DEPTH_LIMITED, EXACT, NO_LOWER, NO_MOVE, NO_UPPER, TranspositionTable, bounds};
-use crate::eval::pattern::{Direct, Indices, LANES};
+use crate::eval::pattern::{Direct, Indices};
 use crate::eval::stability::stable_discs;
 use crate::eval::{DISC, Evaluator};
 use crate::game::bitboard::{Bits, CORNERS};
@@ -121,12 +121,6 @@ const QUADRANTS: [u64; 4] = [
     0x0F0F_0F0F_0000_0000,
     0xF0F0_F0F0_0000_0000,
 ];
-
-/// Pattern indices for evaluations that do not read them.
-const NO_INDICES: Indices = Indices {
-    mover: [0; LANES],
-    waiter: [0; LANES],
-};
 
 /// A score beyond every final score (in discs).
 const INF: i32 = 65;
@@ -872,7 +866,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let indices = if empties >= EVAL_ORDER_EMPTIES {
             self.indices(board)
         } else {
-            NO_INDICES
+            Indices::ZERO
         };
         for x in Bits(moves) {
             let sq = Square::new(x).expect("bit index");
@@ -935,7 +929,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         if self.indexed {
             self.direct.indices(board.player, board.opponent)
         } else {
-            NO_INDICES
+            Indices::ZERO
         }
     }
 
@@ -949,7 +943,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             self.direct
                 .after_move(indices, x, child.opponent & board.opponent)
         } else {
-            NO_INDICES
+            Indices::ZERO
         }
     }
 
