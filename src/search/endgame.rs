@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use super::tt::{DEPTH_LIMITED, EXACT, NO_LOWER, NO_MOVE, NO_UPPER, TranspositionTable, bounds};
 use crate::eval::pattern::{Direct, Indices};
-use crate::eval::stability::stable_discs;
+use crate::eval::stability::{corner_discs, stable_discs};
 use crate::eval::{DISC, Evaluator};
 use crate::game::bitboard::{Bits, CORNERS};
 use crate::game::flip::{flips, last_flip_count};
@@ -43,12 +43,52 @@ const EVAL_ORDER_EMPTIES: u32 = 14;
 /// lookups cost more than they save.
 const ETC_EMPTIES: u32 = 10;
 
-/// Move-ordering weights, measured on FFO #40-44 (nodes searched): per reply
-/// of the opponent (corners twice), per square next to the mover's discs, for
-/// a move into an odd region, per disc of the shallow evaluation search.
-const W_MOBILITY: i32 = 64;
-const W_POTENTIAL: i32 = 24;
-const W_PARITY: i32 = 16;
+/// How the moves of a node are ranked for the null-window solve (fastest
+/// first): the key of a move, higher tried first, adds these weights times
+/// the features of the position it leads to.
+#[derive(Clone, Copy, Debug)]
+struct OrderWeights {
+    /// Per reply of the opponent (subtracted).
+    mobility: i32,
+    /// Per corner among those replies, on top of `mobility` (subtracted).
+    corner_reply: i32,
+    /// Per empty square next to the mover's discs, where the opponent may
+    /// play later (subtracted).
+    potential: i32,
+    /// For a move into an odd region.
+    parity: i32,
+    /// Per disc of the mover made stable by a corner ([`corner_discs`]).
+    corner_stable: i32,
+}
+
+/// The order of small solves, measured on FFO #40-44 (nodes searched), kept
+/// as it is for every solve of training (16 empties or fewer): their move
+/// choices decide the self-play lines, so the committed weights stay what
+/// `orca train` makes.
+const SMALL_ORDER: OrderWeights = OrderWeights {
+    mobility: 64,
+    corner_reply: 64,
+    potential: 24,
+    parity: 16,
+    corner_stable: 0,
+};
+
+/// The order of large solves (from [`LARGE_SOLVE_EMPTIES`]), at every node
+/// of them: a move that gives the mover corner-stable discs ranks higher, as
+/// in Edax. Nodes against [`SMALL_ORDER`]: FFO #45, #48, #49, #51 -15%, 12
+/// WTHOR positions of 26 empties -13%, FFO #53 -7.4%, #54 -4.6%; the
+/// stability term alone did most of it (-13%, -11%, -6.9%), corner replies
+/// at 1.5 times mobility and parity 24 the rest.
+const LARGE_ORDER: OrderWeights = OrderWeights {
+    mobility: 64,
+    corner_reply: 96,
+    potential: 24,
+    parity: 24,
+    corner_stable: 40,
+};
+
+/// Per disc of the shallow evaluation search that orders moves far from the
+/// end.
 const W_VALUE: i32 = 64;
 
 /// From this many empties the evaluation search's disc counts half as much
@@ -291,6 +331,8 @@ pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     direct: &'static Direct,
     /// Whether the evaluation reads those indices (else none are kept).
     indexed: bool,
+    /// [`SMALL_ORDER`], or [`LARGE_ORDER`] once a large solve started.
+    order_weights: OrderWeights,
 }
 
 /// Where a node's move list lives: a path from the root visits each (empties,
@@ -322,6 +364,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             approximations: 0,
             direct: crate::eval::trained::Layout::get().direct(),
             indexed: eval.uses_indices(),
+            order_weights: SMALL_ORDER,
             salt,
             next_clock_check: CLOCK_CHECK_INTERVAL,
             nodes: 0,
@@ -887,12 +930,14 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             } else {
                 // Fastest first: few replies (corners count double), few
                 // squares the opponent may reach later, the odd regions.
-                let mut key = -(replies.count_ones() as i32) * W_MOBILITY
-                    - ((replies & CORNERS).count_ones() as i32) * W_MOBILITY
+                let w = self.order_weights;
+                let mut key = -(replies.count_ones() as i32) * w.mobility
+                    - ((replies & CORNERS).count_ones() as i32) * w.corner_reply
                     - potential_moves(child.opponent, child.empty()).count_ones() as i32
-                        * W_POTENTIAL;
+                        * w.potential
+                    + corner_discs(child.opponent).count_ones() as i32 * w.corner_stable;
                 if (1u64 << x) & odd != 0 {
-                    key += W_PARITY;
+                    key += w.parity;
                 }
                 if empties >= EVAL_ORDER_EMPTIES {
                     // Far from the end: a shallow evaluation search of the child.
@@ -1000,6 +1045,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         if board.empties() < LARGE_SOLVE_EMPTIES {
             return self.pvs(board, alpha, beta, false);
         }
+        self.order_weights = LARGE_ORDER;
         // No score lies beyond +-64: a window reaching past that would make
         // the search prove that every line stays within it, move by move (a
         // won position, 64-0, took 10^4 times the nodes). With the window's
@@ -1092,6 +1138,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 return None;
             }
             return Some((Move::Pass, -self.solve(board.pass(), -INF, INF)));
+        }
+        if board.empties() >= LARGE_SOLVE_EMPTIES {
+            self.order_weights = LARGE_ORDER;
         }
         let hash_move = self.tt.probe(self.key(&board)).map_or(NO_MOVE, |h| h.mv);
         let slot = list_slot(board.empties(), false);
@@ -1363,6 +1412,36 @@ mod tests {
             let (with, without) = with_and_without_selective::<true, _>(&evals.reversed, b);
             assert_eq!(with, without, "reversed rules {b:?}");
         }
+    }
+
+    /// Solves of 16 empties or fewer -- every solve of training, whose move
+    /// choices make its self-play games -- search as they did when the
+    /// committed weights were made: their node counts are pinned here. A
+    /// change to them means `orca train` no longer makes those weights, and
+    /// they must be made again with it (then the counts here follow).
+    #[test]
+    fn small_solves_search_as_training_did() {
+        let text = include_str!("../../data/obf/fforum-1-19.obf");
+        let evals = crate::eval::Evaluators::default();
+        let stop = AtomicBool::new(false);
+        let mut nodes = Vec::new();
+        for problem in obf::parse(text).unwrap().iter().take(4) {
+            let b = problem.position.state().0;
+            assert!(b.empties() <= 16);
+            let mut tt = TranspositionTable::new(4);
+            let mut solver = Solver::<false, _>::new(&mut tt, &evals.othello, &stop, None, None, 0);
+            solver.best_move(b).unwrap();
+            nodes.push(solver.nodes);
+            let mut tt = TranspositionTable::new(4);
+            let mut solver =
+                Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0);
+            solver.solve(b, -64, 64);
+            nodes.push(solver.nodes);
+        }
+        assert_eq!(
+            nodes,
+            [59784, 43179, 27651, 32702, 87759, 96854, 101311, 54174]
+        );
     }
 
     /// The score of `b` solved with the selective passes, and by the exact
