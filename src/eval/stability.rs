@@ -6,6 +6,8 @@
 //! applying the test until nothing changes finds the corners, then grows along
 //! edges and full lines. Used by the evaluation, and by the solver to bound scores.
 
+use crate::game::bitboard::CORNERS;
+
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
 const ROW_1: u64 = 0x0000_0000_0000_00FF;
@@ -80,7 +82,6 @@ pub fn full_lines(occupied: u64) -> (u64, u64, u64, u64) {
 /// (a move that gains them leaves the opponent less to win back).
 #[inline]
 pub fn corner_discs(own: u64) -> u64 {
-    const CORNERS: u64 = 0x8100_0000_0000_0081;
     let corners = own & CORNERS;
     let beside = ((corners & FILE_A) << 1)
         | ((corners & FILE_H) >> 1)

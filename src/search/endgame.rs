@@ -955,8 +955,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             let key = if x == hash_move {
                 i32::MAX
             } else {
-                // Fastest first: few replies (corners count double), few
-                // squares the opponent may reach later, the odd regions.
+                // Fastest first: few replies (corners count more), few
+                // squares the opponent may reach later, the odd regions;
+                // in large solves also corner-stable discs and good squares.
                 let w = self.order_weights;
                 let mut key = -(replies.count_ones() as i32) * w.mobility
                     - ((replies & CORNERS).count_ones() as i32) * w.corner_reply
