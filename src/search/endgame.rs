@@ -46,7 +46,7 @@ const ETC_EMPTIES: u32 = 10;
 /// How the moves of a node are ranked for the null-window solve (fastest
 /// first): the key of a move, higher tried first, adds these weights times
 /// the features of the position it leads to.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct OrderWeights {
     /// Per reply of the opponent (subtracted).
     mobility: i32,
@@ -108,6 +108,10 @@ const SMALL_ORDER: OrderWeights = OrderWeights {
 /// 3.6%, 3.0% and 2.2% (#54) off; 24 or 48 per disc from 17 empties (for
 /// [`W_VALUE_FAR`]), the evaluation from 13 empties, or edge runs counted
 /// as stable did not help.
+/// Standard rules only: under reversed rules corner-stable discs are a
+/// burden for their owner, and these terms doubled the nodes of FFO #45,
+/// #48, #49, #51 solved under reversed rules (5.64 G -> 11.35 G); those
+/// solves keep [`SMALL_ORDER`].
 const LARGE_ORDER: OrderWeights = OrderWeights {
     mobility: 64,
     corner_reply: 96,
@@ -358,7 +362,7 @@ pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     direct: &'static Direct,
     /// Whether the evaluation reads those indices (else none are kept).
     indexed: bool,
-    /// [`SMALL_ORDER`], or [`LARGE_ORDER`] once a large solve started.
+    /// [`SMALL_ORDER`], or [`Self::large_order`] once a large solve started.
     order_weights: OrderWeights,
 }
 
@@ -405,6 +409,11 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     fn final_score(player: u64, opponent: u64) -> i32 {
         let s = standard_final(player, opponent);
         if REVERSED { -s } else { s }
+    }
+
+    /// The move order of a large solve under these rules.
+    const fn large_order() -> OrderWeights {
+        if REVERSED { SMALL_ORDER } else { LARGE_ORDER }
     }
 
     #[inline]
@@ -1074,7 +1083,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         if board.empties() < LARGE_SOLVE_EMPTIES {
             return self.pvs(board, alpha, beta, false);
         }
-        self.order_weights = LARGE_ORDER;
+        self.order_weights = Self::large_order();
         // No score lies beyond +-64: a window reaching past that would make
         // the search prove that every line stays within it, move by move (a
         // won position, 64-0, took 10^4 times the nodes). With the window's
@@ -1169,7 +1178,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             return Some((Move::Pass, -self.solve(board.pass(), -INF, INF)));
         }
         if board.empties() >= LARGE_SOLVE_EMPTIES {
-            self.order_weights = LARGE_ORDER;
+            self.order_weights = Self::large_order();
         }
         let hash_move = self.tt.probe(self.key(&board)).map_or(NO_MOVE, |h| h.mv);
         let slot = list_slot(board.empties(), false);
@@ -1471,6 +1480,25 @@ mod tests {
             nodes,
             [59784, 43179, 27651, 32702, 87759, 96854, 101311, 54174]
         );
+    }
+
+    /// Large solves take the large order under standard rules only.
+    #[test]
+    fn reversed_solves_keep_the_small_order() {
+        let text = include_str!("../../data/obf/fforum-40-59.obf");
+        let b = obf::parse(text).unwrap()[0].position.state().0;
+        assert!(b.empties() >= LARGE_SOLVE_EMPTIES);
+        let stop = AtomicBool::new(false);
+        let mut tt = TranspositionTable::new(16);
+        let mut solver =
+            Solver::<true, _>::new(&mut tt, &HandmadeEval::<true>, &stop, None, None, 0);
+        solver.solve(b, -64, 64);
+        assert_eq!(solver.order_weights, SMALL_ORDER);
+        let mut tt = TranspositionTable::new(16);
+        let mut solver =
+            Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0);
+        solver.solve(b, -64, 64);
+        assert_eq!(solver.order_weights, LARGE_ORDER);
     }
 
     /// The score of `b` solved with the selective passes, and by the exact
