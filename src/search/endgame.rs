@@ -108,6 +108,7 @@ const SMALL_ORDER: OrderWeights = OrderWeights {
 /// 3.6%, 3.0% and 2.2% (#54) off; 24 or 48 per disc from 17 empties (for
 /// [`W_VALUE_FAR`]), the evaluation from 13 empties, or edge runs counted
 /// as stable did not help.
+///
 /// Standard rules only: under reversed rules corner-stable discs are a
 /// burden for their owner, and these terms doubled the nodes of FFO #45,
 /// #48, #49, #51 solved under reversed rules (5.64 G -> 11.35 G); those
