@@ -375,7 +375,8 @@ pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     direct: &'static Direct,
     /// Whether the evaluation reads those indices (else none are kept).
     indexed: bool,
-    /// [`SMALL_ORDER`], or [`Self::large_order`] once a large solve started.
+    /// [`SMALL_ORDER`], or the large order of these rules once a large solve
+    /// started ([`Self::order_for_root`]).
     order_weights: OrderWeights,
 }
 
@@ -424,12 +425,15 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         if REVERSED { -s } else { s }
     }
 
-    /// The move order of a large solve under these rules.
-    const fn large_order() -> OrderWeights {
-        if REVERSED {
-            REVERSED_LARGE_ORDER
-        } else {
-            LARGE_ORDER
+    /// Takes the move order of a large solve under these rules when `board`,
+    /// the root of a solve, is large; otherwise leaves the order as it is.
+    fn order_for_root(&mut self, board: &Board) {
+        if board.empties() >= LARGE_SOLVE_EMPTIES {
+            self.order_weights = if REVERSED {
+                REVERSED_LARGE_ORDER
+            } else {
+                LARGE_ORDER
+            };
         }
     }
 
@@ -964,6 +968,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         } else {
             Indices::ZERO
         };
+        let w = self.order_weights;
         for x in Bits(moves) {
             let sq = Square::new(x).expect("bit index");
             let child = board.play_unchecked(sq);
@@ -984,7 +989,6 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 // Fastest first: few replies (corners count more), few
                 // squares the opponent may reach later, the odd regions;
                 // in large solves also corner-stable discs and good squares.
-                let w = self.order_weights;
                 let mut key = -(replies.count_ones() as i32) * w.mobility
                     - ((replies & CORNERS).count_ones() as i32) * w.corner_reply
                     - potential_moves(child.opponent, child.empty()).count_ones() as i32
@@ -1097,10 +1101,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
 
     /// The exact score of `board` within `(alpha, beta)` (fail-soft outside).
     pub fn solve(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
+        self.order_for_root(&board);
         if board.empties() < LARGE_SOLVE_EMPTIES {
             return self.pvs(board, alpha, beta, false);
         }
-        self.order_weights = Self::large_order();
         // No score lies beyond +-64: a window reaching past that would make
         // the search prove that every line stays within it, move by move (a
         // won position, 64-0, took 10^4 times the nodes). With the window's
@@ -1194,9 +1198,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             }
             return Some((Move::Pass, -self.solve(board.pass(), -INF, INF)));
         }
-        if board.empties() >= LARGE_SOLVE_EMPTIES {
-            self.order_weights = Self::large_order();
-        }
+        self.order_for_root(&board);
         let hash_move = self.tt.probe(self.key(&board)).map_or(NO_MOVE, |h| h.mv);
         let slot = list_slot(board.empties(), false);
         self.order(&board, moves, hash_move, slot);
