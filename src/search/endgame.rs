@@ -1025,7 +1025,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
 
     /// An upper bound on the score from the discs that can never change colour,
     /// computed only when it might be low enough to cut.
-    #[inline]
+    #[inline(always)]
     fn stability_bound(&self, board: &Board, alpha: i32) -> Option<i32> {
         // Standard rules: the opponent keeps its stable discs; reversed rules:
         // the side to move is stuck with its own.
@@ -1039,8 +1039,15 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         if 64 - 2 * (burden_side.count_ones() as i32) > alpha || burden_side & CORNERS == 0 {
             return None;
         }
-        let stable = stable_discs(burden_side, other).count_ones() as i32;
-        Some(64 - 2 * stable)
+        Some(Self::stable_bound(burden_side, other))
+    }
+
+    /// The bound itself, out of line: the test above, inlined into every
+    /// caller, turns most nodes away without a call (FFO #45, #48, #49, #51:
+    /// 1.2% faster, 6 paired runs).
+    #[inline(never)]
+    fn stable_bound(burden_side: u64, other: u64) -> i32 {
+        64 - 2 * stable_discs(burden_side, other).count_ones() as i32
     }
 
     /// Fills list `slot` with the moves of `board` and their children, keyed
