@@ -755,6 +755,20 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             return upper;
         }
 
+        // Near the end (no ETC, no evaluation) the moves are ordered before
+        // the table is asked: the probe's wait for memory overlaps the
+        // ordering, and a hash move only moves to the front afterwards. Same
+        // tree; FFO #45, #48, #49, #51 1.5% faster over 12 paired runs (8 of
+        // 12), though a table cutoff now wastes the ordering; from 12 empties
+        // no faster.
+        let slot = list_slot(empties, passed);
+        let ordered_early = empties < ETC_EMPTIES && moves != 0;
+        if ordered_early {
+            self.order(&board, moves, NO_MOVE, slot);
+            if self.aborted {
+                return 0;
+            }
+        }
         let mut hash_move = NO_MOVE;
         if let Some(hit) = self.tt.probe(key) {
             // A midgame search's best move is a poor first try for a
@@ -788,11 +802,14 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             return -self.nws(board.pass(), -alpha - 1, true);
         }
 
-        let slot = list_slot(empties, passed);
-        self.order(&board, moves, hash_move, slot);
-        if self.aborted {
-            // The list may be cut short: nothing is stored.
-            return 0;
+        if ordered_early {
+            self.lists[slot].promote(hash_move);
+        } else {
+            self.order(&board, moves, hash_move, slot);
+            if self.aborted {
+                // The list may be cut short: nothing is stored.
+                return 0;
+            }
         }
         // Enhanced transposition cutoff: a child already known to be bad enough
         // for the opponent refutes this node without searching.
@@ -1423,6 +1440,17 @@ impl MoveList {
     fn push(&mut self, item: Item) {
         self.items[self.len] = item;
         self.len += 1;
+    }
+
+    /// Puts the move on `square` first, as [`Solver::order`] ranks a hash
+    /// move (no move has [`NO_MOVE`]'s code: nothing changes then).
+    #[inline]
+    fn promote(&mut self, square: u8) {
+        for item in &mut self.items[..self.len] {
+            if item.square == square {
+                item.key = i32::MAX;
+            }
+        }
     }
 
     /// Takes the remaining item with the highest key.
