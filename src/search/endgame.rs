@@ -46,8 +46,15 @@ const EVAL_ORDER_EMPTIES: u32 = 14;
 /// lookups cost more than they save. From 11, 12, 13: FFO #45, #48, #49, #51
 /// +0.7%, +1.8%, +2.5% nodes; from 12, 1.3% less time over 6 paired runs,
 /// inside this machine's noise. Only at nodes expected to fail high: +1.9%
-/// nodes, no faster.
+/// nodes, no faster. Small solves (all of training's) keep this; large ones
+/// take [`LARGE_ETC_EMPTIES`].
 const ETC_EMPTIES: u32 = 10;
+
+/// [`ETC_EMPTIES`] of large solves: once the moves of nodes without ETC were
+/// ordered before the table probe, starting ETC one empty later paid: FFO
+/// #45, #48, #49, #51 +0.65% nodes, 2.7% faster over 12 paired runs (9 of
+/// 12); FFO #56 +0.55% nodes, 2.3% faster (4 of 4).
+const LARGE_ETC_EMPTIES: u32 = 11;
 
 /// How the moves of a node are ranked for the null-window solve (fastest
 /// first): the key of a move, higher tried first, adds these weights times
@@ -438,6 +445,9 @@ pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     /// every class of square apart ([`SQUARE_VALUE`]'s seven): 3.8%; under
     /// reversed rules +0.5% nodes. Small solves keep training's order.
     square_classes: bool,
+    /// [`ETC_EMPTIES`], or [`LARGE_ETC_EMPTIES`] once a large solve started
+    /// ([`Self::order_for_root`]).
+    etc_empties: u32,
 }
 
 /// Where a node's move list lives: a path from the root visits each (empties,
@@ -471,6 +481,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             indexed: eval.uses_indices(),
             order_weights: SMALL_ORDER,
             square_classes: false,
+            etc_empties: ETC_EMPTIES,
             salt,
             next_clock_check: CLOCK_CHECK_INTERVAL,
             nodes: 0,
@@ -486,11 +497,13 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         if REVERSED { -s } else { s }
     }
 
-    /// Takes the move order of a large solve under these rules when `board`,
-    /// the root of a solve, is large; otherwise leaves the order as it is.
+    /// Takes the move order (and ETC depth) of a large solve under these
+    /// rules when `board`, the root of a solve, is large; otherwise leaves
+    /// them as they are.
     fn order_for_root(&mut self, board: &Board) {
         if board.empties() >= LARGE_SOLVE_EMPTIES {
             self.square_classes = !REVERSED;
+            self.etc_empties = LARGE_ETC_EMPTIES;
             self.order_weights = if REVERSED {
                 REVERSED_LARGE_ORDER
             } else {
@@ -762,7 +775,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // 12), though a table cutoff now wastes the ordering; from 12 empties
         // no faster.
         let slot = list_slot(empties, passed);
-        let ordered_early = empties < ETC_EMPTIES && moves != 0;
+        let ordered_early = empties < self.etc_empties && moves != 0;
         if ordered_early {
             self.order(&board, moves, NO_MOVE, slot);
             if self.aborted {
@@ -813,7 +826,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
         // Enhanced transposition cutoff: a child already known to be bad enough
         // for the opponent refutes this node without searching.
-        let etc = if empties >= ETC_EMPTIES {
+        let etc = if empties >= self.etc_empties {
             self.lists[slot].len
         } else {
             0
@@ -1691,12 +1704,14 @@ mod tests {
         solver.solve(b, -64, 64);
         assert_eq!(solver.order_weights, REVERSED_LARGE_ORDER);
         assert!(!solver.square_classes);
+        assert_eq!(solver.etc_empties, LARGE_ETC_EMPTIES);
         let mut tt = TranspositionTable::new(16);
         let mut solver =
             Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0);
         solver.solve(b, -64, 64);
         assert_eq!(solver.order_weights, LARGE_ORDER);
         assert!(solver.square_classes);
+        assert_eq!(solver.etc_empties, LARGE_ETC_EMPTIES);
     }
 
     /// The score of `b` solved with the selective passes, and by the exact
