@@ -666,9 +666,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
 
     /// Null-window search of a position with few empties: no table, no move
     /// list, the moves tried square by square, those of odd quadrants first
-    /// (parity), in large
-    /// solves corners first and X-squares last within each group
-    /// ([`Self::square_classes`]). Fail-soft.
+    /// (parity), in large solves corners first and X-squares last within
+    /// each group ([`Self::square_classes`]). Fail-soft.
     fn shallow(&mut self, player: u64, opponent: u64, alpha: i32, passed: bool) -> i32 {
         let empty = !(player | opponent);
         match empty.count_ones() {
