@@ -123,7 +123,15 @@ const SMALL_ORDER: OrderWeights = OrderWeights {
 /// and the evaluation at 48 rather than 64 per disc took another 4.1%,
 /// 3.6%, 3.0% and 2.2% (#54) off; 24 or 48 per disc from 17 empties (for
 /// [`W_VALUE_FAR`]), the evaluation from 13 empties, or edge runs counted
-/// as stable did not help.
+/// as stable did not help. Re-tuned later, on the solver as it had grown
+/// since (one weight at a time on FFO #45, #48-52, then the best
+/// together): stability 16 (was 40), the evaluation
+/// at 14-16 empties 24 per disc (was 48), potential mobility 32 and parity
+/// 16 (were 24 and 24): nodes of those six -8.0%, #53 -2.2%, #54 -5.0%,
+/// #55 -3.6%, #56 +1.1%, fforum-20-39 -1.3%. On the six, from the old
+/// weights or near the new: stability 8, evaluation 0 or 8, potential 40,
+/// corner replies 80 or 112, square values 0 or 2 did less; evaluation 16
+/// 0.3% better (not tried on the larger ones).
 ///
 /// Standard rules only: under reversed rules corner-stable discs are a
 /// burden for their owner, and these terms doubled the nodes of FFO #45,
@@ -132,11 +140,11 @@ const SMALL_ORDER: OrderWeights = OrderWeights {
 const LARGE_ORDER: OrderWeights = OrderWeights {
     mobility: 64,
     corner_reply: 96,
-    potential: 24,
-    parity: 24,
-    corner_stable: 40,
+    potential: 32,
+    parity: 16,
+    corner_stable: 16,
     square: 1,
-    value: 48,
+    value: 24,
 };
 
 /// The order of large solves under reversed rules: [`SMALL_ORDER`], but a
@@ -151,11 +159,13 @@ const REVERSED_LARGE_ORDER: OrderWeights = OrderWeights {
     ..SMALL_ORDER
 };
 
-/// From this many empties the evaluation search's disc counts half as much
-/// against mobility: this far from the end the evaluation errs by 7-9 discs
-/// (FFO #45, #48, #49, #51: 8% fewer nodes; #50, #52, #56: 10%). Below it,
-/// in every solve of training (16 empties or fewer), the weight stays what
-/// made the committed weights.
+/// From this many empties the evaluation search's disc counts
+/// [`W_VALUE_FAR`], whatever the order: set at half the small order's 64
+/// per disc, as this far from the end the evaluation errs by 7-9 discs (FFO
+/// #45, #48, #49, #51: 8% fewer nodes; #50, #52, #56: 10%). Checked again
+/// with orders near the re-tuned [`LARGE_ORDER`] on FFO #45, #48-52: 24 the
+/// same, 28, 36 and 40 0.3-0.9% more nodes. Only large solves have nodes
+/// this far from the end (training's have 16 empties or fewer).
 const FAR_VALUE_EMPTIES: u32 = 17;
 const W_VALUE_FAR: i32 = 32;
 
