@@ -845,7 +845,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             if passed {
                 return Self::final_score(board.player, board.opponent);
             }
-            return -self.nws(board.pass(), -alpha - 1, true, expect_cut);
+            // The pass is the only move: its position fails the other way.
+            return -self.nws(board.pass(), -alpha - 1, true, !expect_cut);
         }
 
         if ordered_early {
@@ -1186,14 +1187,14 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // Children that will probe the table have their buckets loaded now:
         // all of them where ETC probes them all at once, or where every move
         // is expected to be searched; nearer the end, at a node expected to
-        // cut, only each child that ranks best so far (about three of
-        // eight), as such nodes nearly always cut on their first move and
-        // this machine keeps only a few misses in flight: a burst of
-        // prefetches stalls on the later ones. The rest follow if the first
-        // move fails to cut ([`Self::prefetch_unsearched`]). FFO #45, #48,
-        // #49, #51, same tree: best so far at every node 1.5% faster over 6
-        // paired runs (6 of 6); all children at nodes expected to search
-        // them all another 1.1% over 12 (9 of 12).
+        // cut, only each child that ranks best so far (2.2 a node at 9
+        // empties on FFO #45), as such nodes nearly always cut on their
+        // first move and this machine keeps only a few misses in flight: a
+        // burst of prefetches stalls on the later ones. The rest follow if
+        // the first move fails to cut ([`Self::prefetch_unsearched`]). FFO
+        // #45, #48, #49, #51, same tree: best so far at every node 1.5%
+        // faster over 6 paired runs (6 of 6); all children at nodes expected
+        // to search them all another 0.8-1.1% (6 of 6, 9 of 12).
         let uses_table = empties > SHALLOW + 1;
         let prefetch_all = empties >= self.etc_empties || expect_all;
         let mut best_key = i32::MIN;
