@@ -131,7 +131,7 @@ const SMALL_ORDER: OrderWeights = OrderWeights {
 /// #55 -3.6%, #56 +1.1%, fforum-20-39 -1.3%. On the six, from the old
 /// weights or near the new: stability 8, evaluation 0 or 8, potential 40,
 /// corner replies 80 or 112, square values 0 or 2 did less; evaluation 16
-/// 0.3% better (not tried on the larger ones).
+/// 0.3% better there, but #53 +0.9% and #54 the same.
 ///
 /// Standard rules only: under reversed rules corner-stable discs are a
 /// burden for their owner, and these terms doubled the nodes of FFO #45,
