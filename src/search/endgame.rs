@@ -37,6 +37,13 @@ use crate::game::{Board, Move, Othello, Square};
 /// latency costs about what the table saves there).
 const SHALLOW: u32 = 6;
 
+/// Whether the children of a node with `empties` empties search with the
+/// table (so their parent computes their keys and loads their buckets).
+#[inline]
+const fn children_use_table(empties: u32) -> bool {
+    empties > SHALLOW + 1
+}
+
 /// At or above this many empties moves are ordered by a shallow search of the
 /// evaluation rather than by mobility alone.
 const EVAL_ORDER_EMPTIES: u32 = 14;
@@ -762,7 +769,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// child's hash key was computed when the moves were ordered.
     #[inline]
     fn nws_child(&mut self, item: &Item, empties: u32, alpha: i32, expect_cut: bool) -> i32 {
-        if empties - 1 <= SHALLOW {
+        if !children_use_table(empties) {
             return self.shallow(item.child.player, item.child.opponent, alpha, false);
         }
         self.nws_table(
@@ -851,7 +858,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
 
         if ordered_early {
             if let Some(child_key) = self.lists[slot].promote(hash_move)
-                && empties > SHALLOW + 1
+                && children_use_table(empties)
             {
                 // Ranked first now, so loaded first (see `order`).
                 self.tt.prefetch(child_key);
@@ -967,11 +974,12 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let mut best_move = NO_MOVE;
         let mut searched = 0;
         while let Some(item) = self.lists[slot].next() {
+            let first = searched == 0;
             if searched == 1 {
                 self.prefetch_unsearched(&item, slot, empties);
             }
             searched += 1;
-            let score = if searched == 1 {
+            let score = if first {
                 -self.pvs(item.child, -beta, -alpha, false)
             } else {
                 let s = -self.nws(item.child, -alpha - 1, false, true);
@@ -1195,7 +1203,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // #45, #48, #49, #51, same tree: best so far at every node 1.5%
         // faster over 6 paired runs (6 of 6); all children at nodes expected
         // to search them all another 0.8-1.1% (6 of 6, 9 of 12).
-        let uses_table = empties > SHALLOW + 1;
+        let uses_table = children_use_table(empties);
         let prefetch_all = empties >= self.etc_empties || expect_all;
         let mut best_key = i32::MIN;
         for x in Bits(moves) {
@@ -1264,7 +1272,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// to cut: `item`, taken next, and the moves still in the list.
     #[inline]
     fn prefetch_unsearched(&self, item: &Item, slot: usize, empties: u32) {
-        if empties > SHALLOW + 1 && empties < self.etc_empties {
+        if children_use_table(empties) && empties < self.etc_empties {
             self.tt.prefetch(item.child_key);
             let list = &self.lists[slot];
             for rest in &list.items[..list.len] {
