@@ -34,7 +34,9 @@ use crate::game::{Board, Move, Othello, Square};
 /// At or below this many empties the solver searches without the table.
 /// Nodes of 7 empties searched in order but without the table: FFO #45,
 /// #48, #49, #51 8.6% more nodes in the same time (the probes' memory
-/// latency costs about what the table saves there).
+/// latency costs about what the table saves there). A separate small table
+/// (1-2 MB, so in cache) for nodes of 7 empties, or of 7 and 8: +3.0% and
+/// +5.5% nodes, 2-3% slower (4 paired runs each).
 const SHALLOW: u32 = 6;
 
 /// Whether the children of a node with `empties` empties search with the
@@ -199,9 +201,13 @@ const SELECTIVE_EMPTIES: u32 = 22;
 /// leave the table full of good moves and near bounds for the surer ones:
 /// against two passes (1.5, 2.5), 12 WTHOR positions of 26 empties need 6%
 /// fewer nodes, 8 of 28 empties 10%, FFO #53 29%; three (1.1, 1.5, 2.0) or
-/// four (1.0, 1.5, 2.0, 2.5) passes did less. The passes take 5% of FFO
-/// #50's nodes, 26% of #55's, 48% of #53's, yet each pays for itself: #55
-/// without the 2.2 pass +0.5% nodes, without the 1.8 pass +1.7%.
+/// four (1.0, 1.5, 2.0, 2.5) passes did less. The passes take 29% of FFO
+/// #55's nodes, 35% of #54's, 52% of #53's (the 1.8 pass the most), yet
+/// each pays for itself: #55 without the 2.2 pass +0.5% nodes, without the
+/// 1.8 pass +1.7%. Checked
+/// again with the re-tuned [`LARGE_ORDER`] (nodes, FFO #53 and #54): every
+/// z times 0.9 +5.8% and -4.2%, times 1.1 +19% and +2.7%; passes at 1.65
+/// and 2.0 added, #53 +2.5%; the 1.8 pass left out, #53 +4.4%.
 const SELECTIVE_Z: [f64; 5] = [0.8, 1.1, 1.5, 1.8, 2.2];
 
 /// Nodes with at least this many empties try a probable cutoff: every node
@@ -213,7 +219,9 @@ const PROBCUT_EMPTIES: u32 = SHALLOW + 1;
 /// and its standard error in discs against the exact score, under reversed
 /// rules if `REVERSED` (`calibrate_probcut` below: 80 WTHOR positions for
 /// each even count of empties, 8 to 24). Deeper searches err less but cost
-/// more; two moves deep from 24 empties too: FFO #53 +2.7% nodes.
+/// more; two moves deep from 24 empties too: FFO #53 +2.7% nodes. Two
+/// moves deep from 16 empties (error as at 18): FFO #53 -1.5%, #54 the
+/// same, #50 -0.4%, #52 +3.2%, #45, #48, #49, #51 +1.0%; from 14: #53 +7.4%.
 #[inline]
 fn probcut_search<const REVERSED: bool>(empties: u32) -> (u32, f64) {
     let (depth, standard, reversed) = match empties {
@@ -813,7 +821,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // ordering, and a hash move only moves to the front afterwards. Same
         // tree; FFO #45, #48, #49, #51 1.5% faster over 12 paired runs (8 of
         // 12), though a table cutoff now wastes the ordering; from 12 empties
-        // no faster.
+        // no faster. Probing first and searching a hash move before the
+        // other moves are ranked (the same tree): 1.8% slower (6 of 6).
         let slot = list_slot(empties, passed);
         let ordered_early = empties < self.etc_empties && moves != 0;
         if ordered_early {
@@ -1202,7 +1211,11 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // the first move fails to cut ([`Self::prefetch_unsearched`]). FFO
         // #45, #48, #49, #51, same tree: best so far at every node 1.5%
         // faster over 6 paired runs (6 of 6); all children at nodes expected
-        // to search them all another 0.8-1.1% (6 of 6, 9 of 12).
+        // to search them all another 0.8-1.1% (6 of 6, 9 of 12). Ranking the
+        // moves of nodes expected to search them all by their replies alone
+        // (corners weighted), as their order rarely matters: +0.3% nodes,
+        // the same time (6 paired runs): the features cost little beside
+        // the memory waits.
         let uses_table = children_use_table(empties);
         let prefetch_all = empties >= self.etc_empties || expect_all;
         let mut best_key = i32::MIN;
