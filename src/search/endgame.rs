@@ -803,7 +803,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         expect_cut: bool,
     ) -> i32 {
         let empties = board.empties();
-        let ordered_early = empties < self.etc_empties && moves != 0;
+        // Where no evaluation search ranks the moves, they are ranked before
+        // the table is asked (see below).
+        let ordered_early = empties < EVAL_ORDER_EMPTIES && moves != 0;
         if ordered_early {
             // The parent loaded this node's bucket while ranking its moves,
             // but the subtrees of the siblings searched since may have pushed
@@ -829,13 +831,15 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             return upper;
         }
 
-        // Near the end (no ETC, no evaluation) the moves are ordered before
+        // Near the end (no evaluation search) the moves are ordered before
         // the table is asked: the probe's wait for memory overlaps the
         // ordering, and a hash move only moves to the front afterwards. Same
-        // tree; FFO #45, #48, #49, #51 1.5% faster over 12 paired runs (8 of
-        // 12), though a table cutoff now wastes the ordering; from 12 empties
-        // no faster. Probing first and searching a hash move before the
-        // other moves are ranked (the same tree): 1.8% slower (6 of 6).
+        // tree; below the ETC depth FFO #45, #48, #49, #51 1.5% faster over
+        // 12 paired runs (8 of 12), though a table cutoff now wastes the
+        // ordering; at the ETC nodes of 11-13 empties too, once nodes asked
+        // again for their own bucket (above), another 0.7% (6 of 6), FFO
+        // #50, #52 0.4% (4 of 4). Probing first and searching a hash move
+        // before the other moves are ranked: 1.8% slower (6 of 6).
         let slot = list_slot(empties, passed);
         if ordered_early {
             self.order(&board, moves, NO_MOVE, slot, !expect_cut);
