@@ -204,10 +204,10 @@ const SELECTIVE_EMPTIES: u32 = 22;
 /// four (1.0, 1.5, 2.0, 2.5) passes did less. The passes take 29% of FFO
 /// #55's nodes, 35% of #54's, 52% of #53's (the 1.8 pass the most), yet
 /// each pays for itself: #55 without the 2.2 pass +0.5% nodes, without the
-/// 1.8 pass +1.7%. Checked
-/// again with the re-tuned [`LARGE_ORDER`] (nodes, FFO #53 and #54): every
-/// z times 0.9 +5.8% and -4.2%, times 1.1 +19% and +2.7%; passes at 1.65
-/// and 2.0 added, #53 +2.5%; the 1.8 pass left out, #53 +4.4%.
+/// 1.8 pass +1.7%. Checked again with the re-tuned [`LARGE_ORDER`] (nodes,
+/// FFO #53 and #54): every z times 0.9 +5.8% and -4.2%, times 1.1 +19% and
+/// +2.7%; passes at 1.65 and 2.0 added, #53 +2.5%; the 1.8 pass left out,
+/// #53 +4.4%.
 const SELECTIVE_Z: [f64; 5] = [0.8, 1.1, 1.5, 1.8, 2.2];
 
 /// Nodes with at least this many empties try a probable cutoff: every node
