@@ -37,6 +37,8 @@ fn smoke_training_of_both_variants_writes_loadable_weights() {
         "4",
         "--exact-empties",
         "10",
+        "--deep-empties",
+        "12",
         "--epochs",
         "8",
         "--out",

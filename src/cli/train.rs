@@ -32,6 +32,12 @@ pub struct TrainArgs {
     /// Solve the late positions of one WTHOR game in this many (0: none).
     #[arg(long)]
     exact_every: Option<usize>,
+    /// Solve further back, to --deep-empties, one WTHOR game in this many (0: none).
+    #[arg(long)]
+    deep_every: Option<usize>,
+    /// Empty squares from which the deep games are solved.
+    #[arg(long)]
+    deep_empties: Option<u32>,
     /// Search depth of the self-play moves.
     #[arg(long)]
     depth: Option<u32>,
@@ -75,6 +81,12 @@ pub fn run(args: &TrainArgs) -> i32 {
     }
     if let Some(n) = args.exact_every {
         config.exact_every = n;
+    }
+    if let Some(n) = args.deep_every {
+        config.deep_every = n;
+    }
+    if let Some(n) = args.deep_empties {
+        config.deep_empties = n;
     }
     if let Some(n) = args.depth {
         config.line.depth = n;

@@ -9,7 +9,9 @@
 //!    its lines are self-play under the reversed rules.
 //! 2. **Exact labels.** In the lines chosen for it, every position with at most
 //!    `exact_empties` empty squares is solved and labelled with its exact score;
-//!    in the other lines those late positions are left out.
+//!    in the other lines those late positions are left out. A smaller share of
+//!    the WTHOR games is solved further back, from `deep_empties`; the other
+//!    lines' positions in that range are left out too.
 //! 3. **Split.** About one line in twenty is held out for testing.
 //! 4. **Fit.** [`fit::fit`], one weight set per stage.
 
@@ -41,6 +43,13 @@ pub struct TrainConfig {
     pub wthor_games: Option<usize>,
     /// Label exactly the late positions of one WTHOR game in this many.
     pub exact_every: usize,
+    /// Label exactly, further back, the positions of one WTHOR game in this
+    /// many (0: none) with at most `deep_empties` empty squares. There a
+    /// game's recorded result is as far from the exact score as the
+    /// evaluation itself, so unsolved positions in that range are left out.
+    pub deep_every: usize,
+    /// Deep games are solved from this many empty squares on.
+    pub deep_empties: u32,
     /// Self-play games to add.
     pub selfplay_games: usize,
     /// Labelling and self-play settings.
@@ -62,6 +71,8 @@ impl TrainConfig {
                 wthor: None,
                 wthor_games: None,
                 exact_every: 1,
+                deep_every: 0,
+                deep_empties: 0,
                 selfplay_games: 24_000,
                 line: LineConfig::default(),
                 fit: FitConfig::default(),
@@ -73,6 +84,8 @@ impl TrainConfig {
                 wthor: Some(wthor),
                 wthor_games: None,
                 exact_every: 3,
+                deep_every: 8,
+                deep_empties: 20,
                 selfplay_games: 4_000,
                 line: LineConfig::default(),
                 fit: FitConfig::default(),
@@ -144,8 +157,9 @@ type Labelled = (Vec<Sample>, usize);
 
 /// One unit of labelling work.
 enum Job {
-    /// A recorded game and whether its late positions are solved exactly.
-    Record(Line, bool),
+    /// A recorded game and the most empty squares a position of it may have
+    /// to be solved exactly (0: none is).
+    Record(Line, u32),
     /// A self-play game from this seed.
     SelfPlay(u64),
 }
@@ -186,7 +200,7 @@ fn samples(
     let mut jobs: Vec<Job> = wthor_lines(config)?
         .into_iter()
         .enumerate()
-        .map(|(i, line)| Job::Record(line, config.exact_every > 0 && i % config.exact_every == 0))
+        .map(|(i, line)| Job::Record(line, solved_empties(config, i)))
         .collect();
     let mut seeds = Rng::new(config.seed);
     jobs.extend((0..config.selfplay_games).map(|_| Job::SelfPlay(seeds.next_u64())));
@@ -199,6 +213,12 @@ fn samples(
     let done = AtomicUsize::new(0);
     let progress = Mutex::new(progress);
     let reversed = config.variant == Variant::Reversed;
+    let exact_empties = config.line.exact_empties;
+    let unlabelled = if config.deep_every > 0 {
+        exact_empties.max(config.deep_empties)
+    } else {
+        exact_empties
+    };
     std::thread::scope(|scope| {
         for _ in 0..config.threads.max(1) {
             scope.spawn(|| {
@@ -214,16 +234,10 @@ fn samples(
                             .below(20)
                             == 0;
                     let labelled = match &jobs[i] {
-                        Job::Record(line, exact) => {
-                            let exact_empties = config.line.exact_empties;
+                        Job::Record(line, solve) => {
                             let samples =
-                                run_label(reversed, line, exact_empties, *exact, &mut tt, test);
-                            let exact_count = if *exact {
-                                count_exact(line, exact_empties)
-                            } else {
-                                0
-                            };
-                            (samples, exact_count)
+                                run_label(reversed, line, *solve, unlabelled, &mut tt, test);
+                            (samples, count_exact(line, *solve))
                         }
                         Job::SelfPlay(seed) => {
                             let mut rng = Rng::new(*seed);
@@ -245,12 +259,12 @@ fn samples(
                             let samples = run_label(
                                 reversed,
                                 &line,
-                                config.line.exact_empties,
-                                true,
+                                exact_empties,
+                                unlabelled,
                                 &mut tt,
                                 test,
                             );
-                            (samples, count_exact(&line, config.line.exact_empties))
+                            (samples, count_exact(&line, exact_empties))
                         }
                     };
                     *results[i].lock().expect("no panics while holding it") = Some(labelled);
@@ -278,6 +292,18 @@ fn samples(
     Ok((all, total, exact))
 }
 
+/// Up to how many empty squares the positions of WTHOR game `i` are solved
+/// (0: none).
+fn solved_empties(config: &TrainConfig, i: usize) -> u32 {
+    if config.deep_every > 0 && i.is_multiple_of(config.deep_every) {
+        config.deep_empties.max(config.line.exact_empties)
+    } else if config.exact_every > 0 && i.is_multiple_of(config.exact_every) {
+        config.line.exact_empties
+    } else {
+        0
+    }
+}
+
 fn count_exact(line: &Line, exact_empties: u32) -> usize {
     line.positions
         .iter()
@@ -288,8 +314,8 @@ fn count_exact(line: &Line, exact_empties: u32) -> usize {
 fn run_label(
     reversed: bool,
     line: &Line,
-    exact_empties: u32,
-    solve_late: bool,
+    solve_empties: u32,
+    unlabelled_empties: u32,
     tt: &mut TranspositionTable,
     test: bool,
 ) -> Vec<Sample> {
@@ -297,8 +323,8 @@ fn run_label(
         label::<true, _>(
             line,
             &HandmadeEval::<true>,
-            exact_empties,
-            solve_late,
+            solve_empties,
+            unlabelled_empties,
             tt,
             test,
         )
@@ -306,8 +332,8 @@ fn run_label(
         label::<false, _>(
             line,
             &HandmadeEval::<false>,
-            exact_empties,
-            solve_late,
+            solve_empties,
+            unlabelled_empties,
             tt,
             test,
         )
@@ -343,4 +369,34 @@ pub fn run(
             fit_seconds: started.elapsed().as_secs_f64(),
         },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_games_are_solved_further_back_and_others_as_before() {
+        let mut config = TrainConfig::full(Variant::Othello, PathBuf::from("data/wthor"));
+        config.exact_every = 3;
+        config.deep_every = 8;
+        config.deep_empties = 20;
+        config.line.exact_empties = 16;
+        let solved: Vec<u32> = (0..25).map(|i| solved_empties(&config, i)).collect();
+        assert_eq!(solved[0], 20);
+        assert_eq!(solved[8], 20);
+        assert_eq!(solved[24], 20);
+        assert_eq!(solved[3], 16);
+        assert_eq!(solved[1], 0);
+        assert_eq!(solved.iter().filter(|&&e| e == 20).count(), 4);
+        assert_eq!(solved.iter().filter(|&&e| e == 16).count(), 7);
+        // Without deep games, nothing changes.
+        config.deep_every = 0;
+        assert_eq!(solved_empties(&config, 0), 16);
+        assert_eq!(solved_empties(&config, 8), 0);
+        // A deep range below the exact one never solves less.
+        config.deep_every = 8;
+        config.deep_empties = 12;
+        assert_eq!(solved_empties(&config, 8), 16);
+    }
 }

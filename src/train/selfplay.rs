@@ -60,16 +60,17 @@ fn salt(reversed: bool) -> u64 {
     variant.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// Labels the positions of a line: the line's result before the last
-/// `exact_empties` squares; after them, exact scores if `solve_late`, else
-/// nothing (the result of a game is a poor label for its late positions, once
-/// a single mistake can turn it, and enough lines are solved to cover them).
-/// `test` marks every sample as held out.
+/// Labels the positions of a line: exact scores for those with at most
+/// `solve_empties` empty squares, nothing for the others with at most
+/// `unlabelled_empties`, and the line's result for the rest. The result of a
+/// game is a poor label for its late positions, once a single mistake can turn
+/// it, and enough lines are solved to cover them. `test` marks every sample
+/// as held out.
 pub fn label<const R: bool, E: Evaluator<Othello<R>>>(
     line: &Line,
     eval: &E,
-    exact_empties: u32,
-    solve_late: bool,
+    solve_empties: u32,
+    unlabelled_empties: u32,
     tt: &mut TranspositionTable,
     test: bool,
 ) -> Vec<Sample> {
@@ -79,12 +80,11 @@ pub fn label<const R: bool, E: Evaluator<Othello<R>>>(
         if board.is_game_over() {
             continue;
         }
-        let target = if board.empties() <= exact_empties {
-            if !solve_late {
-                continue;
-            }
+        let target = if board.empties() <= solve_empties {
             let mut solver = Solver::<R, E>::new(tt, eval, &stop, None, None, salt(R));
             solver.solve(board, -64, 64)
+        } else if board.empties() <= unlabelled_empties {
+            continue;
         } else if to_move == Color::Black {
             line.black_score
         } else {
@@ -178,8 +178,8 @@ mod tests {
         assert!(line.positions.len() >= 50);
         // Every position recorded is still being played.
         assert!(line.positions.iter().all(|(b, _)| !b.is_game_over()));
-        let samples = label::<true, _>(&line, &HandmadeEval::<true>, 10, true, &mut tt, false);
-        let early = label::<true, _>(&line, &HandmadeEval::<true>, 10, false, &mut tt, false);
+        let samples = label::<true, _>(&line, &HandmadeEval::<true>, 10, 10, &mut tt, false);
+        let early = label::<true, _>(&line, &HandmadeEval::<true>, 0, 10, &mut tt, false);
         assert!(
             early
                 .iter()
@@ -201,6 +201,20 @@ mod tests {
             -line.black_score
         };
         assert_eq!(samples[i].target as i32, expected);
+        // A gap between the solved and the result-labelled positions is left
+        // out; the solved ones keep their exact scores.
+        let gapped = label::<true, _>(&line, &HandmadeEval::<true>, 8, 10, &mut tt, false);
+        let with_empties = |s: &Sample| (s.empties(), s.player, s.opponent, s.target as i32);
+        let all: Vec<_> = samples.iter().map(with_empties).collect();
+        let kept: Vec<_> = gapped.iter().map(with_empties).collect();
+        assert!(kept.iter().all(|k| !(9..=10).contains(&k.0)));
+        assert!(kept.iter().any(|k| k.0 <= 8) && kept.iter().any(|k| k.0 > 10));
+        let expected: Vec<_> = all
+            .iter()
+            .copied()
+            .filter(|a| !(9..=10).contains(&a.0))
+            .collect();
+        assert_eq!(kept, expected);
         // Reproducible from the seed.
         let again = self_play::<true, _>(&HandmadeEval::<true>, &mut Rng::new(5), &config, &mut tt);
         assert_eq!(again, line);
