@@ -101,24 +101,40 @@ pub fn stable_discs(own: u64, other: u64) -> u64 {
 /// colours).
 #[inline]
 pub fn stable_with_full_lines(own: u64, full: (u64, u64, u64, u64)) -> u64 {
-    let (h_full, v_full, dr_full, dl_full) = full;
-    let h_ok = h_full | FILE_A | FILE_H;
-    let v_ok = v_full | ROW_1 | ROW_8;
-    let dr_ok = dr_full | BORDER;
-    let dl_ok = dl_full | BORDER;
+    let safe = safe_lines(full);
     // Discs safe on every axis without help from neighbours.
+    let (h_ok, v_ok, dr_ok, dl_ok) = safe;
     let mut stable = own & h_ok & v_ok & dr_ok & dl_ok;
     loop {
         let s = stable;
-        let h = h_ok | ((s << 1) & !FILE_A) | ((s >> 1) & !FILE_H);
-        let v = v_ok | (s << 8) | (s >> 8);
-        let dr = dr_ok | ((s << 9) & !FILE_A) | ((s >> 9) & !FILE_H);
-        let dl = dl_ok | ((s << 7) & !FILE_H) | ((s >> 7) & !FILE_A);
-        stable = own & h & v & dr & dl;
+        stable = stability_step(own, s, safe);
         if stable == s {
             return stable;
         }
     }
+}
+
+/// Squares safe on each axis without help from neighbours: full lines and
+/// the border across it.
+#[inline(always)]
+fn safe_lines((h_full, v_full, dr_full, dl_full): (u64, u64, u64, u64)) -> (u64, u64, u64, u64) {
+    (
+        h_full | FILE_A | FILE_H,
+        v_full | ROW_1 | ROW_8,
+        dr_full | BORDER,
+        dl_full | BORDER,
+    )
+}
+
+/// One step of the stability test: the discs of `own` safe on every axis,
+/// given `safe` squares and the discs `s` taken as stable.
+#[inline(always)]
+fn stability_step(own: u64, s: u64, (h_ok, v_ok, dr_ok, dl_ok): (u64, u64, u64, u64)) -> u64 {
+    let h = h_ok | ((s << 1) & !FILE_A) | ((s >> 1) & !FILE_H);
+    let v = v_ok | (s << 8) | (s >> 8);
+    let dr = dr_ok | ((s << 9) & !FILE_A) | ((s >> 9) & !FILE_H);
+    let dl = dl_ok | ((s << 7) & !FILE_H) | ((s >> 7) & !FILE_A);
+    own & h & v & dr & dl
 }
 
 /// The stable discs of `own` (with `other` the opponent's), or `None` as
@@ -129,12 +145,7 @@ pub fn stable_with_full_lines(own: u64, full: (u64, u64, u64, u64)) -> u64 {
 #[inline]
 pub fn stable_discs_at_least(own: u64, other: u64, needed: u32) -> Option<u64> {
     let full = full_lines(own | other);
-    let (h_full, v_full, dr_full, dl_full) = full;
-    let h = h_full | FILE_A | FILE_H | ((own << 1) & !FILE_A) | ((own >> 1) & !FILE_H);
-    let v = v_full | ROW_1 | ROW_8 | (own << 8) | (own >> 8);
-    let dr = dr_full | BORDER | ((own << 9) & !FILE_A) | ((own >> 9) & !FILE_H);
-    let dl = dl_full | BORDER | ((own << 7) & !FILE_H) | ((own >> 7) & !FILE_A);
-    if (own & h & v & dr & dl).count_ones() < needed {
+    if stability_step(own, own, safe_lines(full)).count_ones() < needed {
         return None;
     }
     Some(stable_with_full_lines(own, full))

@@ -218,11 +218,7 @@ fn samples(
     let progress = Mutex::new(progress);
     let reversed = config.variant == Variant::Reversed;
     let exact_empties = config.line.exact_empties;
-    let unlabelled = if config.deep_every > 0 {
-        exact_empties.max(config.deep_empties)
-    } else {
-        exact_empties
-    };
+    let unlabelled = unsolved_unlabelled_empties(config);
     std::thread::scope(|scope| {
         for _ in 0..config.threads.max(1) {
             scope.spawn(|| {
@@ -300,11 +296,21 @@ fn samples(
 /// (0: none).
 fn solved_empties(config: &TrainConfig, i: usize) -> u32 {
     if config.deep_every > 0 && i.is_multiple_of(config.deep_every) {
-        config.deep_empties.max(config.line.exact_empties)
+        unsolved_unlabelled_empties(config)
     } else if config.exact_every > 0 && i.is_multiple_of(config.exact_every) {
         config.line.exact_empties
     } else {
         0
+    }
+}
+
+/// Positions with at most this many empty squares get a label only when
+/// solved: the exact range, or the deep one where there are deep games.
+fn unsolved_unlabelled_empties(config: &TrainConfig) -> u32 {
+    if config.deep_every > 0 {
+        config.deep_empties.max(config.line.exact_empties)
+    } else {
+        config.line.exact_empties
     }
 }
 
