@@ -9,7 +9,9 @@
 //! - **2 and 3 empties**: dedicated code, parity order, no move list.
 //! - **4 to `SHALLOW` empties**: no table; empty squares are tried directly
 //!   (a square whose flips are empty is not a move), odd quadrants first
-//!   (parity: playing last in a region is an advantage).
+//!   (parity: playing last in a region is an advantage). In large solves
+//!   the table starts one empty later (`LARGE_SHALLOW`), and nodes of 6 and
+//!   7 empties rank their moves fastest first.
 //! - **deeper**: transposition table (bounds and best move), enhanced
 //!   transposition cutoff, stability cutoff, moves ordered fastest first (fewest
 //!   opponent replies, corners weighted), with a shallow evaluation search
@@ -31,7 +33,8 @@ use crate::game::bitboard::{Bits, CORNERS};
 use crate::game::flip::{flips, last_flip_count, legal_moves};
 use crate::game::{Board, Move, Othello, Square};
 
-/// At or below this many empties the solver searches without the table.
+/// At or below this many empties the solver searches without the table
+/// (in small solves; large ones take [`LARGE_SHALLOW`]).
 /// Nodes of 7 empties searched in order but without the table: FFO #45,
 /// #48, #49, #51 8.6% more nodes in the same time (the probes' memory
 /// latency costs about what the table saves there). A separate small table
@@ -39,12 +42,16 @@ use crate::game::{Board, Move, Othello, Square};
 /// +5.5% nodes, 2-3% slower (4 paired runs each).
 const SHALLOW: u32 = 6;
 
-/// Whether the children of a node with `empties` empties search with the
-/// table (so their parent computes their keys and loads their buckets).
-#[inline]
-const fn children_use_table(empties: u32) -> bool {
-    empties > SHALLOW + 1
-}
+/// [`SHALLOW`] of large solves, whose searches without the table rank the
+/// moves of nodes of 6 and 7 empties fastest first
+/// ([`Solver::shallow_fastest_first`]): with that order, the table no longer
+/// pays at 7 empties. Against 6 (the table from 7): FFO #45, #48, #49, #51
+/// +8.5% nodes, 6.3-6.6% faster (2 of 2 paired runs); #50, #52 +7.0%,
+/// 1.9-3.8% faster (2 of 2); #53 -7.3% nodes, 13.6-15.0% faster (2 of 2);
+/// FFO #45 under reversed rules +7.5%, 2.6-2.8% faster (2 of 2). 8 against 7: +9.4%,
+/// +10.2% and +5.9% nodes on those three sets, the same time on the first
+/// two, #53 3% faster (2 paired runs each).
+const LARGE_SHALLOW: u32 = 7;
 
 /// At or above this many empties moves are ordered by a shallow search of the
 /// evaluation rather than by mobility alone.
@@ -473,11 +480,15 @@ pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     /// [`ETC_EMPTIES`], or [`LARGE_ETC_EMPTIES`] once a large solve started
     /// ([`Self::order_for_root`]).
     etc_empties: u32,
-    /// Whether nodes of [`SHALLOW`] empties rank their moves fastest first
-    /// ([`Self::shallow_fastest_first`]) rather than by parity and square
-    /// class alone: set for large solves ([`Self::order_for_root`]), so that
-    /// training's solves keep their order.
+    /// Whether the searches without the table rank the moves of nodes of 6
+    /// empties or more fastest first ([`Self::shallow_fastest_first`])
+    /// rather than by parity and square class alone: set for large solves
+    /// ([`Self::order_for_root`]), so that training's solves keep their
+    /// order.
     fastest_first_at_shallow: bool,
+    /// The most empties searched without the table: [`SHALLOW`], or
+    /// [`LARGE_SHALLOW`] once a large solve started.
+    shallow_empties: u32,
 }
 
 /// Where a node's move list lives: a path from the root visits each (empties,
@@ -513,6 +524,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             square_classes: false,
             etc_empties: ETC_EMPTIES,
             fastest_first_at_shallow: false,
+            shallow_empties: SHALLOW,
             salt,
             next_clock_check: CLOCK_CHECK_INTERVAL,
             nodes: 0,
@@ -542,11 +554,19 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         self.square_classes = !REVERSED;
         self.etc_empties = LARGE_ETC_EMPTIES;
         self.fastest_first_at_shallow = true;
+        self.shallow_empties = LARGE_SHALLOW;
         self.order_weights = if REVERSED {
             REVERSED_LARGE_ORDER
         } else {
             LARGE_ORDER
         };
+    }
+
+    /// Whether the children of a node with `empties` empties search with the
+    /// table (so their parent computes their keys and loads their buckets).
+    #[inline]
+    fn children_use_table(&self, empties: u32) -> bool {
+        empties > self.shallow_empties + 1
     }
 
     #[inline]
@@ -717,7 +737,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             }
             3 => return self.solve_3(player, opponent, alpha, empty, passed),
             4 => return self.solve_4(player, opponent, alpha, empty, passed),
-            SHALLOW if self.fastest_first_at_shallow => {
+            SHALLOW.. if self.fastest_first_at_shallow => {
                 let moves = legal_moves(player, opponent);
                 return self.shallow_fastest_first(player, opponent, moves, alpha, passed);
             }
@@ -790,12 +810,13 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         best
     }
 
-    /// [`Self::shallow`] at [`SHALLOW`] empties in large solves, `moves`
-    /// being the legal moves: the moves ranked fastest first by the replies
-    /// they leave (corner replies weighted) and parity, the weights of
-    /// [`Self::order_weights`], still without the table. The replies, once
-    /// found, are passed on to the child's search. Against parity and square
-    /// classes: FFO #45, #48, #49, #51 6.9% fewer nodes, 0.6-1.8% faster (4
+    /// [`Self::shallow`] at 6 and 7 empties ([`LARGE_SHALLOW`]) in large
+    /// solves, `moves` being the legal moves: the moves ranked fastest first
+    /// by the replies they leave (corner replies weighted) and parity, the
+    /// weights of [`Self::order_weights`], without the table. The replies,
+    /// once found, are passed on to the child's search. At 6 empties,
+    /// against parity and square classes (the table still from 7): FFO #45,
+    /// #48, #49, #51 6.9% fewer nodes, 0.6-1.8% faster (4
     /// of 4 paired runs); #50, #52 5.4% fewer, 0.1-1.9% faster (2 of 2); #53
     /// 13.9% fewer, 2.1-4.7% faster (2 of 2); FFO #45 under reversed rules
     /// 0.9% fewer, 0.4-3.0% faster (2 of 2). Ranking by potential mobility
@@ -803,7 +824,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// with every feature of [`Self::order`] (potential mobility,
     /// corner-stable discs, square values) 7.4% fewer, less faster (0.6%,
     /// 0.8%). Searching 6-empty nodes through the table code, unprobed: as
-    /// many nodes saved, no faster.
+    /// many nodes saved, no faster. Corner replies at 0, 48 or 192 (for 96),
+    /// parity at 0, 8 or 32 (for 16): within 0.5% of the nodes. The same
+    /// order at 5 empties too: 0.2% fewer nodes, no faster.
     #[inline(never)]
     fn shallow_fastest_first(
         &mut self,
@@ -830,8 +853,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let w = self.order_weights;
         // At most one move per empty square; each with its ordering key and
         // its child (mover, opponent, the mover's moves).
-        let mut keys = [0i32; SHALLOW as usize];
-        let mut children = [(0u64, 0u64, 0u64); SHALLOW as usize];
+        let mut keys = [0i32; LARGE_SHALLOW as usize];
+        let mut children = [(0u64, 0u64, 0u64); LARGE_SHALLOW as usize];
         let mut n = 0;
         for x in Bits(moves) {
             let f = flips(player, opponent, x);
@@ -859,7 +882,11 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             n -= 1;
             keys[b] = keys[n];
             children[b] = children[n];
-            let score = -self.shallow_with_moves(p, o, replies, -alpha - 1, false);
+            let score = if empty.count_ones() > SHALLOW {
+                -self.shallow_fastest_first(p, o, replies, -alpha - 1, false)
+            } else {
+                -self.shallow_with_moves(p, o, replies, -alpha - 1, false)
+            };
             if score > best {
                 best = score;
                 if score > alpha {
@@ -875,7 +902,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// move (a guess that only decides which table lines are loaded early).
     #[inline]
     fn nws(&mut self, board: Board, alpha: i32, passed: bool, expect_cut: bool) -> i32 {
-        if board.empties() <= SHALLOW {
+        if board.empties() <= self.shallow_empties {
             return self.shallow(board.player, board.opponent, alpha, passed);
         }
         self.nws_table(
@@ -892,9 +919,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// child's hash key was computed when the moves were ordered.
     #[inline]
     fn nws_child(&mut self, item: &Item, empties: u32, alpha: i32, expect_cut: bool) -> i32 {
-        if !children_use_table(empties) {
+        if !self.children_use_table(empties) {
             let child = &item.child;
-            if self.fastest_first_at_shallow && empties == SHALLOW + 1 {
+            if self.fastest_first_at_shallow && empties > SHALLOW {
                 return self.shallow_fastest_first(
                     child.player,
                     child.opponent,
@@ -1008,7 +1035,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
 
         if ordered_early {
             if let Some(child_key) = self.lists[slot].promote(hash_move)
-                && children_use_table(empties)
+                && self.children_use_table(empties)
             {
                 // Ranked first now, so loaded first (see `order`).
                 self.tt.prefetch(child_key);
@@ -1362,7 +1389,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // (corners weighted), as their order rarely matters: +0.3% nodes,
         // the same time (6 paired runs): the features cost little beside
         // the memory waits.
-        let uses_table = children_use_table(empties);
+        let uses_table = self.children_use_table(empties);
         let prefetch_all = empties >= self.etc_empties || expect_all;
         let mut best_key = i32::MIN;
         for x in Bits(moves) {
@@ -1431,7 +1458,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// to cut: `item`, taken next, and the moves still in the list.
     #[inline]
     fn prefetch_unsearched(&self, item: &Item, slot: usize, empties: u32) {
-        if children_use_table(empties) && empties < self.etc_empties {
+        if self.children_use_table(empties) && empties < self.etc_empties {
             self.tt.prefetch(item.child_key);
             let list = &self.lists[slot];
             for rest in &list.items[..list.len] {
