@@ -50,7 +50,10 @@ const SHALLOW: u32 = 6;
 /// 1.9-3.8% faster (2 of 2); #53 -7.3% nodes, 13.6-15.0% faster (2 of 2);
 /// FFO #45 under reversed rules +7.5%, 2.6-2.8% faster (2 of 2). 8 against 7: +9.4%,
 /// +10.2% and +5.9% nodes on those three sets, the same time on the first
-/// two, #53 3% faster (2 paired runs each).
+/// two, #53 3% faster (2 paired runs each). At 7 empties, the features of
+/// [`Solver::order`] added to the ranking (potential mobility; also
+/// corner-stable discs and square values): within 0.5% of the nodes on the
+/// first two sets.
 const LARGE_SHALLOW: u32 = 7;
 
 /// At or above this many empties moves are ordered by a shallow search of the
@@ -69,7 +72,10 @@ const ETC_EMPTIES: u32 = 10;
 /// [`ETC_EMPTIES`] of large solves: once the moves of nodes without ETC were
 /// ordered before the table probe, starting ETC one empty later paid: FFO
 /// #45, #48, #49, #51 +0.65% nodes, 2.7% faster over 12 paired runs (9 of
-/// 12); FFO #56 +0.55% nodes, 2.3% faster (4 of 4).
+/// 12); FFO #56 +0.55% nodes, 2.3% faster (4 of 4). Checked again once the
+/// table started at 8 empties ([`LARGE_SHALLOW`]): from 10, 12 or 13, FFO
+/// #45, #48, #49, #51 -0.6%, +1.2%, +1.8% nodes, #50, #52 -0.3%, +1.7%,
+/// +2.0%, and no clear change in time (one run each).
 const LARGE_ETC_EMPTIES: u32 = 11;
 
 /// How the moves of a node are ranked for the null-window solve (fastest
@@ -219,7 +225,9 @@ const SELECTIVE_Z: [f64; 5] = [0.8, 1.1, 1.5, 1.8, 2.2];
 
 /// Nodes with at least this many empties try a probable cutoff: every node
 /// that uses the table (FFO #45, #48, #49, #51: 18% fewer nodes than from
-/// 12 empties; 8, 9, 10 and 14 empties lie on the same slope).
+/// 12 empties; 8, 9, 10 and 14 empties lie on the same slope). Selective
+/// passes run in large solves only, where the table, and so the probable
+/// cutoffs, start at 8 empties ([`LARGE_SHALLOW`]).
 const PROBCUT_EMPTIES: u32 = SHALLOW + 1;
 
 /// The shallow search of a probable cutoff at `empties` empties: its depth
