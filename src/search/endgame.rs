@@ -57,7 +57,11 @@ const SHALLOW: u32 = 6;
 const LARGE_SHALLOW: u32 = 7;
 
 /// At or above this many empties moves are ordered by a shallow search of the
-/// evaluation rather than by mobility alone.
+/// evaluation rather than by mobility alone. Checked again in large solves
+/// once the table started at 8 empties ([`LARGE_SHALLOW`]): from 13, FFO
+/// #45, #48, #49, #51 -3.5% nodes, #53 -3.9%, in the same time (+0.3%,
+/// -0.1%; #53 -0.4%, -2.4%: 4 paired runs); from 12, -6.9%, #50, #52 -3.8%,
+/// no faster (one run).
 const EVAL_ORDER_EMPTIES: u32 = 14;
 
 /// At or above this many empties the children are looked up in the table
