@@ -768,6 +768,35 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         )
     }
 
+    /// What a node of the shallow search does before its moves, `moves`
+    /// being its legal moves: it counts itself, tries the stability cutoff,
+    /// and with no move passes or ends the game. `Some(score)` when that
+    /// settles the node.
+    #[inline(always)]
+    fn shallow_settled(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        moves: u64,
+        alpha: i32,
+        passed: bool,
+    ) -> Option<i32> {
+        self.nodes += 1;
+        if let Some(upper) = self.stability_bound(&Board::new(player, opponent), alpha)
+            && upper <= alpha
+        {
+            return Some(upper);
+        }
+        if moves == 0 {
+            if passed {
+                // Neither side can move: the game is over.
+                return Some(Self::final_score(player, opponent));
+            }
+            return Some(-self.shallow(opponent, player, -alpha - 1, true));
+        }
+        None
+    }
+
     /// [`Self::shallow`] at 5 or 6 empties, with `moves` the legal moves
     /// (a parent that ranked its moves by their replies found them already).
     fn shallow_with_moves(
@@ -778,21 +807,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         alpha: i32,
         passed: bool,
     ) -> i32 {
-        let empty = !(player | opponent);
-        self.nodes += 1;
-        if let Some(upper) = self.stability_bound(&Board::new(player, opponent), alpha)
-            && upper <= alpha
-        {
-            return upper;
+        if let Some(score) = self.shallow_settled(player, opponent, moves, alpha, passed) {
+            return score;
         }
-        if moves == 0 {
-            if passed {
-                // Neither side can move: the game is over.
-                return Self::final_score(player, opponent);
-            }
-            return -self.shallow(opponent, player, -alpha - 1, true);
-        }
-        let odd = odd_quadrants(empty);
+        let odd = odd_quadrants(!(player | opponent));
         let classes = if self.square_classes {
             [
                 moves & odd & CORNERS,
@@ -828,9 +846,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// weights of [`Self::order_weights`], without the table. The replies,
     /// once found, are passed on to the child's search. At 6 empties,
     /// against parity and square classes (the table still from 7): FFO #45,
-    /// #48, #49, #51 6.9% fewer nodes, 0.6-1.8% faster (4
-    /// of 4 paired runs); #50, #52 5.4% fewer, 0.1-1.9% faster (2 of 2); #53
-    /// 13.9% fewer, 2.1-4.7% faster (2 of 2); FFO #45 under reversed rules
+    /// #48, #49, #51 6.9% fewer nodes, 0.6-1.8% faster (4 of 4 paired runs);
+    /// #50, #52 5.4% fewer, 0.1-1.9% faster (2 of 2); #53 13.9% fewer,
+    /// 2.1-4.7% faster (2 of 2); FFO #45 under reversed rules
     /// 0.9% fewer, 0.4-3.0% faster (2 of 2). Ranking by potential mobility
     /// instead of replies (no move generation): 3.1% fewer nodes, no faster;
     /// with every feature of [`Self::order`] (potential mobility,
@@ -848,17 +866,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         alpha: i32,
         passed: bool,
     ) -> i32 {
-        self.nodes += 1;
-        if let Some(upper) = self.stability_bound(&Board::new(player, opponent), alpha)
-            && upper <= alpha
-        {
-            return upper;
-        }
-        if moves == 0 {
-            if passed {
-                return Self::final_score(player, opponent);
-            }
-            return -self.shallow(opponent, player, -alpha - 1, true);
+        if let Some(score) = self.shallow_settled(player, opponent, moves, alpha, passed) {
+            return score;
         }
         let empty = !(player | opponent);
         let odd = odd_quadrants(empty);
@@ -1900,7 +1909,8 @@ mod tests {
                 (minimax(&Othello::<false>(b)), minimax(&Othello::<true>(b)));
             assert_eq!(solve::<false>(b), standard, "{b:?}");
             assert_eq!(solve::<true>(b), reversed, "{b:?}");
-            // The order of large solves too (its own search at 6 empties).
+            // The order of large solves too (its own search at 6 and 7
+            // empties, the table from 8).
             assert_eq!(solve_in_order::<false>(b, true), standard, "{b:?}");
             assert_eq!(solve_in_order::<true>(b, true), reversed, "{b:?}");
             checked += 1;
@@ -2016,6 +2026,7 @@ mod tests {
         assert!(!solver.square_classes);
         assert_eq!(solver.etc_empties, LARGE_ETC_EMPTIES);
         assert!(solver.fastest_first_at_shallow);
+        assert_eq!(solver.shallow_empties, LARGE_SHALLOW);
         let mut tt = TranspositionTable::new(16);
         let mut solver =
             Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0);
@@ -2024,6 +2035,7 @@ mod tests {
         assert!(solver.square_classes);
         assert_eq!(solver.etc_empties, LARGE_ETC_EMPTIES);
         assert!(solver.fastest_first_at_shallow);
+        assert_eq!(solver.shallow_empties, LARGE_SHALLOW);
     }
 
     /// The score of `b` solved with the selective passes, and by the exact
