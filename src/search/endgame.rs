@@ -231,7 +231,8 @@ const SELECTIVE_Z: [f64; 5] = [0.8, 1.1, 1.5, 1.8, 2.2];
 /// that uses the table (FFO #45, #48, #49, #51: 18% fewer nodes than from
 /// 12 empties; 8, 9, 10 and 14 empties lie on the same slope). Selective
 /// passes run in large solves only, where the table, and so the probable
-/// cutoffs, start at 8 empties ([`LARGE_SHALLOW`]).
+/// cutoffs, start at 8 empties ([`LARGE_SHALLOW`]); from 9 or 10 there, FFO
+/// #45, #48, #49, #51 +2.8% and +7.2% nodes, #53 +0.2% and +7.5%.
 const PROBCUT_EMPTIES: u32 = SHALLOW + 1;
 
 /// The shallow search of a probable cutoff at `empties` empties: its depth
