@@ -23,7 +23,9 @@ pub struct SolveArgs {
     // 256 MB: a larger table saves nodes, but on the 2-core VM measured (an
     // Intel Xeon) each probe waits longer, even on 2 MB pages: FFO #53 with
     // 512 MB -2.3% nodes, 4.8% slower; with 1 GB -3.3% (#54 -6.4%) at 18-19 M
-    // nodes/s against 24-25 M. 128 MB: +3.6% nodes, no faster.
+    // nodes/s against 24-25 M. 128 MB: +3.6% nodes, no faster. On an AMD
+    // EPYC VM too (FFO #53, 2 paired runs): 1 GB -3.0% nodes, 16-19% slower;
+    // 128 MB +3.1% nodes, 0.9% slower.
     /// Transposition table size in MB (per thread).
     #[arg(long, default_value_t = 256)]
     hash: usize,

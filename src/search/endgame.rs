@@ -50,7 +50,10 @@ const SHALLOW: u32 = 6;
 /// 1.9-3.8% faster (2 of 2); #53 -7.3% nodes, 13.6-15.0% faster (2 of 2);
 /// FFO #45 under reversed rules +7.5%, 2.6-2.8% faster (2 of 2). 8 against 7: +9.4%,
 /// +10.2% and +5.9% nodes on those three sets, the same time on the first
-/// two, #53 3% faster (2 paired runs each). At 7 empties, the features of
+/// two, #53 3% faster (2 paired runs each). Nodes of 7 empties with the
+/// table but without ranking (the hash move, then parity and square
+/// classes), before 6-empty nodes were ranked: FFO #45, #48, #49, #51 +16%
+/// nodes, 5% slower. At 7 empties, the features of
 /// [`Solver::order`] added to the ranking (potential mobility; also
 /// corner-stable discs and square values): within 0.5% of the nodes on the
 /// first two sets.
@@ -1358,7 +1361,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             (board.opponent, board.player)
         };
         // Without a corner, stable discs are rare (only on full lines): not
-        // worth the look. Skipping a cutoff never changes a result.
+        // worth the look. Skipping a cutoff never changes a result. Looking
+        // only when alpha >= 0 in large solves (Edax gates the test by
+        // alpha too): FFO #45, #48, #49, #51 +0.6% nodes, 0.2% and 2.7%
+        // faster in 2 paired runs, within noise.
         if 64 - 2 * (burden_side.count_ones() as i32) > alpha || burden_side & CORNERS == 0 {
             return None;
         }
@@ -1410,7 +1416,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // moves of nodes expected to search them all by their replies alone
         // (corners weighted), as their order rarely matters: +0.3% nodes,
         // the same time (6 paired runs): the features cost little beside
-        // the memory waits.
+        // the memory waits. On an AMD EPYC VM later, every child's line at
+        // every node, or `prefetcht0` rather than `prefetchnta`: within
+        // noise (2 paired runs each).
         let uses_table = self.children_use_table(empties);
         let prefetch_all = empties >= self.etc_empties || expect_all;
         let mut best_key = i32::MIN;
