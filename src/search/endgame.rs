@@ -50,7 +50,8 @@ const SHALLOW: u32 = 6;
 /// 1.9-3.8% faster (2 of 2); #53 -7.3% nodes, 13.6-15.0% faster (2 of 2);
 /// FFO #45 under reversed rules +7.5%, 2.6-2.8% faster (2 of 2). 8 against 7: +9.4%,
 /// +10.2% and +5.9% nodes on those three sets, the same time on the first
-/// two, #53 3% faster (2 paired runs each). Nodes of 7 empties with the
+/// two, #53 3% faster (2 paired runs each); fforum-40-59 +7.4% nodes, 1.0%
+/// faster (497.0 s against 491.9 s, one paired run). Nodes of 7 empties with the
 /// table but without ranking (the hash move, then parity and square
 /// classes), before 6-empty nodes were ranked: FFO #45, #48, #49, #51 +16%
 /// nodes, 5% slower. At 7 empties, the features of
