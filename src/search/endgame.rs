@@ -42,22 +42,21 @@ use crate::game::{Board, Move, Othello, Square};
 /// +5.5% nodes, 2-3% slower (4 paired runs each).
 const SHALLOW: u32 = 6;
 
-/// [`SHALLOW`] of large solves, whose searches without the table rank the
-/// moves of nodes of 6 and 7 empties fastest first
+/// [`SHALLOW`] of large solves, whose searches without the table rank the moves
+/// of nodes of 6 and 7 empties fastest first
 /// ([`Solver::shallow_fastest_first`]): with that order, the table no longer
 /// pays at 7 empties. Against 6 (the table from 7): FFO #45, #48, #49, #51
-/// +8.5% nodes, 6.3-6.6% faster (2 of 2 paired runs); #50, #52 +7.0%,
-/// 1.9-3.8% faster (2 of 2); #53 -7.3% nodes, 13.6-15.0% faster (2 of 2);
-/// FFO #45 under reversed rules +7.5%, 2.6-2.8% faster (2 of 2). 8 against 7: +9.4%,
-/// +10.2% and +5.9% nodes on those three sets, the same time on the first
-/// two, #53 3% faster (2 paired runs each); fforum-40-59 +7.4% nodes, 1.0%
-/// faster (497.0 s against 491.9 s, one paired run). Nodes of 7 empties with the
-/// table but without ranking (the hash move, then parity and square
-/// classes), before 6-empty nodes were ranked: FFO #45, #48, #49, #51 +16%
-/// nodes, 5% slower. At 7 empties, the features of
-/// [`Solver::order`] added to the ranking (potential mobility; also
-/// corner-stable discs and square values): within 0.5% of the nodes on the
-/// first two sets.
+/// +8.5% nodes, 6.3-6.6% faster (2 of 2 paired runs); #50, #52 +7.0%, 1.9-3.8%
+/// faster (2 of 2); #53 -7.3% nodes, 13.6-15.0% faster (2 of 2); FFO #45 under
+/// reversed rules +7.5%, 2.6-2.8% faster (2 of 2). 8 against 7: +9.4%, +10.2%
+/// and +5.9% nodes on those three sets, the same time on the first two, #53 3%
+/// faster (2 paired runs each); fforum-40-59 +7.4% nodes, 1.0% faster (497.0 s
+/// against 491.9 s, one paired run). Nodes of 7 empties with the table but
+/// without ranking (the hash move, then parity and square classes), before
+/// 6-empty nodes were ranked: FFO #45, #48, #49, #51 +16% nodes, 5% slower. At
+/// 7 empties, the features of [`Solver::order`] added to the ranking (potential
+/// mobility; also corner-stable discs and square values): within 0.5% of the
+/// nodes on the first two sets.
 const LARGE_SHALLOW: u32 = 7;
 
 /// At or above this many empties moves are ordered by a shallow search of the
