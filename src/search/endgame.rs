@@ -108,6 +108,21 @@ struct OrderWeights {
     value: i32,
 }
 
+impl OrderWeights {
+    /// The part of a move's key that every fastest-first ranking shares:
+    /// the replies it leaves (corners weighted) and whether its square lies
+    /// in an odd region (`odd`).
+    #[inline(always)]
+    fn replies_and_parity(&self, replies: u64, square: u8, odd: u64) -> i32 {
+        let mut key = -(replies.count_ones() as i32) * self.mobility
+            - ((replies & CORNERS).count_ones() as i32) * self.corner_reply;
+        if (1u64 << square) & odd != 0 {
+            key += self.parity;
+        }
+        key
+    }
+}
+
 /// How good a square is to take, by its place alone: corners and the edges
 /// away from them high, the squares next to corners (X and C) low, the centre
 /// (taken long ago) nothing. A tie-breaker between moves alike otherwise.
@@ -885,12 +900,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             let f = flips(player, opponent, x);
             let (p, o) = (opponent ^ f, player ^ f ^ (1u64 << x));
             let replies = legal_moves(p, o);
-            let mut key = -(replies.count_ones() as i32) * w.mobility
-                - ((replies & CORNERS).count_ones() as i32) * w.corner_reply;
-            if (1u64 << x) & odd != 0 {
-                key += w.parity;
-            }
-            keys[n] = key;
+            keys[n] = w.replies_and_parity(replies, x, odd);
             children[n] = (p, o, replies);
             n += 1;
         }
@@ -1442,15 +1452,11 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 // Fastest first: few replies (corners count more), few
                 // squares the opponent may reach later, the odd regions;
                 // in large solves also corner-stable discs and good squares.
-                let mut key = -(replies.count_ones() as i32) * w.mobility
-                    - ((replies & CORNERS).count_ones() as i32) * w.corner_reply
+                let mut key = w.replies_and_parity(replies, x, odd)
                     - potential_moves(child.opponent, child.empty()).count_ones() as i32
                         * w.potential
                     + corner_discs(child.opponent).count_ones() as i32 * w.corner_stable;
                 key += SQUARE_VALUE[usize::from(x)] * w.square;
-                if (1u64 << x) & odd != 0 {
-                    key += w.parity;
-                }
                 if empties >= EVAL_ORDER_EMPTIES {
                     // Far from the end: a shallow evaluation search of the child.
                     let depth = sort_depth(empties);
