@@ -203,6 +203,59 @@ const REVERSED_LARGE_ORDER: OrderWeights = OrderWeights {
     ..SMALL_ORDER
 };
 
+/// How a solve orders its moves and how near the end it uses the table: one
+/// set for small solves, kept as it is for every solve of training, and one
+/// per rules for large solves (from [`LARGE_SOLVE_EMPTIES`]), which a solve
+/// takes at its root ([`Solver::settings_for_root`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Settings {
+    /// The weights of the fastest-first ranking.
+    order: OrderWeights,
+    /// Whether the shallow search (5 and 6 empties) tries, within each
+    /// parity group, corners first and X-squares last: large solves under
+    /// standard rules. FFO #45, #48, #49, #51: 3.8% fewer nodes, 1.4% faster
+    /// (6 paired runs); FFO #53 1.8% fewer nodes; also at 4 empties: 4.3%
+    /// fewer nodes but slower per node; every class of square apart
+    /// ([`SQUARE_VALUE`]'s seven): 3.8%; under reversed rules +0.5% nodes.
+    square_classes: bool,
+    /// From this many empties a node looks its children up in the table
+    /// before it searches them (ETC).
+    etc_empties: u32,
+    /// Whether the searches without the table rank the moves of nodes of 6
+    /// empties or more fastest first ([`Solver::shallow_fastest_first`])
+    /// rather than by parity and square class alone.
+    fastest_first_at_shallow: bool,
+    /// The most empties searched without the table.
+    shallow_empties: u32,
+}
+
+/// The settings of small solves: the order and depths training's solves
+/// made the committed weights with.
+const SMALL_SETTINGS: Settings = Settings {
+    order: SMALL_ORDER,
+    square_classes: false,
+    etc_empties: ETC_EMPTIES,
+    fastest_first_at_shallow: false,
+    shallow_empties: SHALLOW,
+};
+
+/// The settings of large solves under standard rules.
+const LARGE_SETTINGS: Settings = Settings {
+    order: LARGE_ORDER,
+    square_classes: true,
+    etc_empties: LARGE_ETC_EMPTIES,
+    fastest_first_at_shallow: true,
+    shallow_empties: LARGE_SHALLOW,
+};
+
+/// The settings of large solves under reversed rules: their own order, and
+/// no square classes (they cost nodes there).
+const REVERSED_LARGE_SETTINGS: Settings = Settings {
+    order: REVERSED_LARGE_ORDER,
+    square_classes: false,
+    ..LARGE_SETTINGS
+};
+
 /// From this many empties the evaluation search's disc counts
 /// [`W_VALUE_FAR`], whatever the order: set at half the small order's 64
 /// per disc, as this far from the end the evaluation errs by 7-9 discs (FFO
@@ -497,29 +550,9 @@ pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     direct: &'static Direct,
     /// Whether the evaluation reads those indices (else none are kept).
     indexed: bool,
-    /// [`SMALL_ORDER`], or the large order of these rules once a large solve
-    /// started ([`Self::order_for_root`]).
-    order_weights: OrderWeights,
-    /// Whether the shallow search (5 and 6 empties) tries, within each
-    /// parity group, corners first and X-squares last: set for large solves
-    /// under standard rules ([`Self::order_for_root`]). FFO #45, #48, #49,
-    /// #51: 3.8% fewer nodes, 1.4% faster (6 paired runs); FFO #53 1.8%
-    /// fewer nodes; also at 4 empties: 4.3% fewer nodes but slower per node;
-    /// every class of square apart ([`SQUARE_VALUE`]'s seven): 3.8%; under
-    /// reversed rules +0.5% nodes. Small solves keep training's order.
-    square_classes: bool,
-    /// [`ETC_EMPTIES`], or [`LARGE_ETC_EMPTIES`] once a large solve started
-    /// ([`Self::order_for_root`]).
-    etc_empties: u32,
-    /// Whether the searches without the table rank the moves of nodes of 6
-    /// empties or more fastest first ([`Self::shallow_fastest_first`])
-    /// rather than by parity and square class alone: set for large solves
-    /// ([`Self::order_for_root`]), so that training's solves keep their
-    /// order.
-    fastest_first_at_shallow: bool,
-    /// The most empties searched without the table: [`SHALLOW`], or
-    /// [`LARGE_SHALLOW`] once a large solve started.
-    shallow_empties: u32,
+    /// [`SMALL_SETTINGS`], or the large settings of these rules once a large
+    /// solve started ([`Self::settings_for_root`]).
+    settings: Settings,
 }
 
 /// Where a node's move list lives: a path from the root visits each (empties,
@@ -551,11 +584,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             approximations: 0,
             direct: crate::eval::trained::Layout::get().direct(),
             indexed: eval.uses_indices(),
-            order_weights: SMALL_ORDER,
-            square_classes: false,
-            etc_empties: ETC_EMPTIES,
-            fastest_first_at_shallow: false,
-            shallow_empties: SHALLOW,
+            settings: SMALL_SETTINGS,
             salt,
             next_clock_check: CLOCK_CHECK_INTERVAL,
             nodes: 0,
@@ -571,25 +600,20 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         if REVERSED { -s } else { s }
     }
 
-    /// Takes the move order (and ETC depth) of a large solve under these
-    /// rules when `board`, the root of a solve, is large; otherwise leaves
-    /// them as they are.
-    fn order_for_root(&mut self, board: &Board) {
+    /// Takes the settings of a large solve under these rules when `board`,
+    /// the root of a solve, is large; otherwise leaves them as they are.
+    fn settings_for_root(&mut self, board: &Board) {
         if board.empties() >= LARGE_SOLVE_EMPTIES {
-            self.take_large_order();
+            self.take_large_settings();
         }
     }
 
-    /// The move order and ETC depth of large solves under these rules.
-    fn take_large_order(&mut self) {
-        self.square_classes = !REVERSED;
-        self.etc_empties = LARGE_ETC_EMPTIES;
-        self.fastest_first_at_shallow = true;
-        self.shallow_empties = LARGE_SHALLOW;
-        self.order_weights = if REVERSED {
-            REVERSED_LARGE_ORDER
+    /// The settings of large solves under these rules.
+    fn take_large_settings(&mut self) {
+        self.settings = if REVERSED {
+            REVERSED_LARGE_SETTINGS
         } else {
-            LARGE_ORDER
+            LARGE_SETTINGS
         };
     }
 
@@ -597,7 +621,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// table (so their parent computes their keys and loads their buckets).
     #[inline]
     fn children_use_table(&self, empties: u32) -> bool {
-        empties > self.shallow_empties + 1
+        empties > self.settings.shallow_empties + 1
     }
 
     #[inline]
@@ -755,7 +779,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// Null-window search of a position with few empties: no table, no move
     /// list, the moves tried square by square, those of odd quadrants first
     /// (parity), in large solves corners first and X-squares last within
-    /// each group ([`Self::square_classes`]). Fail-soft.
+    /// each group ([`Settings::square_classes`]). Fail-soft.
     fn shallow(&mut self, player: u64, opponent: u64, alpha: i32, passed: bool) -> i32 {
         let empty = !(player | opponent);
         match empty.count_ones() {
@@ -768,7 +792,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             }
             3 => return self.solve_3(player, opponent, alpha, empty, passed),
             4 => return self.solve_4(player, opponent, alpha, empty, passed),
-            SHALLOW.. if self.fastest_first_at_shallow => {
+            SHALLOW.. if self.settings.fastest_first_at_shallow => {
                 let moves = legal_moves(player, opponent);
                 return self.shallow_fastest_first(player, opponent, moves, alpha, passed);
             }
@@ -830,7 +854,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             return score;
         }
         let odd = odd_quadrants(!(player | opponent));
-        let classes = if self.square_classes {
+        let classes = if self.settings.square_classes {
             [
                 moves & odd & CORNERS,
                 moves & odd & !CORNERS & !X_SQUARES,
@@ -862,7 +886,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// [`Self::shallow`] at 6 and 7 empties ([`LARGE_SHALLOW`]) in large
     /// solves, `moves` being the legal moves: the moves ranked fastest first
     /// by the replies they leave (corner replies weighted) and parity, the
-    /// weights of [`Self::order_weights`], without the table. The replies,
+    /// weights of [`Settings::order`], without the table. The replies,
     /// once found, are passed on to the child's search. At 6 empties,
     /// against parity and square classes (the table still from 7): FFO #45,
     /// #48, #49, #51 6.9% fewer nodes, 0.6-1.8% faster (4 of 4 paired runs);
@@ -890,7 +914,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
         let empty = !(player | opponent);
         let odd = odd_quadrants(empty);
-        let w = self.order_weights;
+        let w = self.settings.order;
         // At most one move per empty square; each with its ordering key and
         // its child (mover, opponent, the mover's moves).
         let mut keys = [0i32; LARGE_SHALLOW as usize];
@@ -937,7 +961,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// move (a guess that only decides which table lines are loaded early).
     #[inline]
     fn nws(&mut self, board: Board, alpha: i32, passed: bool, expect_cut: bool) -> i32 {
-        if board.empties() <= self.shallow_empties {
+        if board.empties() <= self.settings.shallow_empties {
             return self.shallow(board.player, board.opponent, alpha, passed);
         }
         self.nws_table(
@@ -956,7 +980,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     fn nws_child(&mut self, item: &Item, empties: u32, alpha: i32, expect_cut: bool) -> i32 {
         if !self.children_use_table(empties) {
             let child = &item.child;
-            if self.fastest_first_at_shallow && empties > SHALLOW {
+            if self.settings.fastest_first_at_shallow && empties > SHALLOW {
                 return self.shallow_fastest_first(
                     child.player,
                     child.opponent,
@@ -1084,7 +1108,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
         // Enhanced transposition cutoff: a child already known to be bad enough
         // for the opponent refutes this node without searching.
-        let etc = if empties >= self.etc_empties {
+        let etc = if empties >= self.settings.etc_empties {
             self.lists[slot].len
         } else {
             0
@@ -1411,7 +1435,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         } else {
             Indices::ZERO
         };
-        let w = self.order_weights;
+        let w = self.settings.order;
         // Children that will probe the table have their buckets loaded now:
         // all of them where ETC probes them all at once, or where every move
         // is expected to be searched; nearer the end, at a node expected to
@@ -1430,7 +1454,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // every node, or `prefetcht0` rather than `prefetchnta`: within
         // noise (2 paired runs each).
         let uses_table = self.children_use_table(empties);
-        let prefetch_all = empties >= self.etc_empties || expect_all;
+        let prefetch_all = empties >= self.settings.etc_empties || expect_all;
         let mut best_key = i32::MIN;
         for x in Bits(moves) {
             let sq = Square::new(x).expect("bit index");
@@ -1494,7 +1518,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// to cut: `item`, taken next, and the moves still in the list.
     #[inline]
     fn prefetch_unsearched(&self, item: &Item, slot: usize, empties: u32) {
-        if self.children_use_table(empties) && empties < self.etc_empties {
+        if self.children_use_table(empties) && empties < self.settings.etc_empties {
             self.tt.prefetch(item.child_key);
             let list = &self.lists[slot];
             for rest in &list.items[..list.len] {
@@ -1578,7 +1602,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
 
     /// The exact score of `board` within `(alpha, beta)` (fail-soft outside).
     pub fn solve(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
-        self.order_for_root(&board);
+        self.settings_for_root(&board);
         if board.empties() < LARGE_SOLVE_EMPTIES {
             return self.pvs(board, alpha, beta, false);
         }
@@ -1675,7 +1699,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             }
             return Some((Move::Pass, -self.solve(board.pass(), -INF, INF)));
         }
-        self.order_for_root(&board);
+        self.settings_for_root(&board);
         let hash_move = self.tt.probe(self.key(&board)).map_or(NO_MOVE, |h| h.mv);
         let slot = list_slot(board.empties(), false);
         self.order(&board, moves, hash_move, slot, false);
@@ -1852,7 +1876,7 @@ mod tests {
         solve_in_order::<R>(board, false)
     }
 
-    /// [`solve`], with the move order of large solves if `large_order`.
+    /// [`solve`], with the settings of large solves if `large_order`.
     fn solve_in_order<const R: bool>(board: Board, large_order: bool) -> i32
     where
         HandmadeEval<R>: Evaluator<Othello<R>>,
@@ -1862,7 +1886,7 @@ mod tests {
         let eval = HandmadeEval::<R>;
         let mut solver = Solver::<R, _>::new(&mut tt, &eval, &stop, None, None, 1);
         if large_order {
-            solver.take_large_order();
+            solver.take_large_settings();
         }
         solver.solve(board, -INF, INF)
     }
@@ -1924,7 +1948,7 @@ mod tests {
                 (minimax(&Othello::<false>(b)), minimax(&Othello::<true>(b)));
             assert_eq!(solve::<false>(b), standard, "{b:?}");
             assert_eq!(solve::<true>(b), reversed, "{b:?}");
-            // The order of large solves too (its own search at 6 and 7
+            // The settings of large solves too (their own search at 6 and 7
             // empties, the table from 8).
             assert_eq!(solve_in_order::<false>(b, true), standard, "{b:?}");
             assert_eq!(solve_in_order::<true>(b, true), reversed, "{b:?}");
@@ -2026,9 +2050,10 @@ mod tests {
         );
     }
 
-    /// Large solves take the large order of their rules.
+    /// Large solves take the large settings of their rules, small ones keep
+    /// training's.
     #[test]
-    fn large_solves_take_the_order_of_their_rules() {
+    fn large_solves_take_the_settings_of_their_rules() {
         let text = include_str!("../../data/obf/fforum-40-59.obf");
         let b = obf::parse(text).unwrap()[0].position.state().0;
         assert!(b.empties() >= LARGE_SOLVE_EMPTIES);
@@ -2037,20 +2062,23 @@ mod tests {
         let mut solver =
             Solver::<true, _>::new(&mut tt, &HandmadeEval::<true>, &stop, None, None, 0);
         solver.solve(b, -64, 64);
-        assert_eq!(solver.order_weights, REVERSED_LARGE_ORDER);
-        assert!(!solver.square_classes);
-        assert_eq!(solver.etc_empties, LARGE_ETC_EMPTIES);
-        assert!(solver.fastest_first_at_shallow);
-        assert_eq!(solver.shallow_empties, LARGE_SHALLOW);
+        assert_eq!(solver.settings, REVERSED_LARGE_SETTINGS);
         let mut tt = TranspositionTable::new(16);
         let mut solver =
             Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0);
         solver.solve(b, -64, 64);
-        assert_eq!(solver.order_weights, LARGE_ORDER);
-        assert!(solver.square_classes);
-        assert_eq!(solver.etc_empties, LARGE_ETC_EMPTIES);
-        assert!(solver.fastest_first_at_shallow);
-        assert_eq!(solver.shallow_empties, LARGE_SHALLOW);
+        assert_eq!(solver.settings, LARGE_SETTINGS);
+        // A small solve keeps training's settings.
+        let small = obf::parse(include_str!("../../data/obf/fforum-1-19.obf")).unwrap()[0]
+            .position
+            .state()
+            .0;
+        assert!(small.empties() < LARGE_SOLVE_EMPTIES);
+        let mut tt = TranspositionTable::new(16);
+        let mut solver =
+            Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0);
+        solver.solve(small, -64, 64);
+        assert_eq!(solver.settings, SMALL_SETTINGS);
     }
 
     /// The score of `b` solved with the selective passes, and by the exact
