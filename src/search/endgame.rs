@@ -221,6 +221,14 @@ struct Settings {
     /// From this many empties a node looks its children up in the table
     /// before it searches them (ETC).
     etc_empties: u32,
+    /// Whether ETC runs at nodes expected to search all their moves too.
+    /// There it almost never cuts (FFO #45, #48, #49, #51, at 11 empties:
+    /// 0.2% of them, against 10% of the nodes expected to cut), but it waits
+    /// for every child's table line at once. Large solves skip it there: 0.2%
+    /// more nodes, 0.6-3.4% faster (FFO #45, #48, #49, #51 4 of 4 paired
+    /// runs, #53 2 of 2, #50 and #52 1 of 2); with ETC then from 10 empties,
+    /// 1.8% slower.
+    etc_where_all_expected: bool,
     /// Whether the searches without the table rank the moves of nodes of 6
     /// empties or more fastest first ([`Solver::shallow_fastest_first`])
     /// rather than by parity and square class alone.
@@ -235,6 +243,7 @@ const SMALL_SETTINGS: Settings = Settings {
     order: SMALL_ORDER,
     square_classes: false,
     etc_empties: ETC_EMPTIES,
+    etc_where_all_expected: true,
     fastest_first_at_shallow: false,
     shallow_empties: SHALLOW,
 };
@@ -244,6 +253,7 @@ const LARGE_SETTINGS: Settings = Settings {
     order: LARGE_ORDER,
     square_classes: true,
     etc_empties: LARGE_ETC_EMPTIES,
+    etc_where_all_expected: false,
     fastest_first_at_shallow: true,
     shallow_empties: LARGE_SHALLOW,
 };
@@ -1108,7 +1118,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
         // Enhanced transposition cutoff: a child already known to be bad enough
         // for the opponent refutes this node without searching.
-        let etc = if empties >= self.settings.etc_empties {
+        let etc = if empties >= self.settings.etc_empties
+            && (expect_cut || self.settings.etc_where_all_expected)
+        {
             self.lists[slot].len
         } else {
             0
