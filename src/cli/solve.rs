@@ -25,7 +25,10 @@ pub struct SolveArgs {
     // 512 MB -2.3% nodes, 4.8% slower; with 1 GB -3.3% (#54 -6.4%) at 18-19 M
     // nodes/s against 24-25 M. 128 MB: +3.6% nodes, no faster. On an AMD
     // EPYC VM too (FFO #53, 2 paired runs): 1 GB -3.0% nodes, 16-19% slower;
-    // 128 MB +3.1% nodes, 0.9% slower.
+    // 128 MB +3.1% nodes, 0.9% slower. A second, small table (4 to 64 MB)
+    // for the nodes of 8 up to 9, 10 or 11 empties, so that their probes
+    // hit the cache: FFO #45, #48, #49, #51 +0.4% to +2.8% nodes, no faster
+    // (one run each).
     /// Transposition table size in MB (per thread).
     #[arg(long, default_value_t = 256)]
     hash: usize,

@@ -286,6 +286,9 @@ const LARGE_SOLVE_EMPTIES: u32 = 18;
 
 /// Half the first window of a large solve (FFO #45, #48, #49, #51: 20% fewer
 /// nodes than one wide window; fforum-20-39: 9%; 3 and 8 discs did less).
+/// The exact pass after the selective ones searched the same tree with half
+/// windows of 1, 2, 3 and 5 on those four: its guess is right, and each
+/// principal-variation node tries the best move first.
 const ASPIRATION_WINDOW: i32 = 5;
 
 /// Depth of the evaluation search that guesses the score when the table has none.
@@ -305,7 +308,10 @@ const SELECTIVE_EMPTIES: u32 = 22;
 /// 1.8 pass +1.7%. Checked again with the re-tuned [`LARGE_ORDER`] (nodes,
 /// FFO #53 and #54): every z times 0.9 +5.8% and -4.2%, times 1.1 +19% and
 /// +2.7%; passes at 1.65 and 2.0 added, #53 +2.5%; the 1.8 pass left out,
-/// #53 +4.4%.
+/// #53 +4.4%. Later, on FFO #45, #48, #49, #51 (nodes): (1.1, 1.5, 2.2)
+/// +2.6%, (0.8, 1.5, 2.2) +1.3%, (1.5, 2.2) +6.6%, a 2.6 pass added or
+/// (0.6, 1.0, 1.4, 1.8, 2.2) -0.0% and -0.1%; none clearly faster (one run
+/// each).
 const SELECTIVE_Z: [f64; 5] = [0.8, 1.1, 1.5, 1.8, 2.2];
 
 /// Nodes with at least this many empties try a probable cutoff: every node
@@ -1464,7 +1470,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // the same time (6 paired runs): the features cost little beside
         // the memory waits. On an AMD EPYC VM later, every child's line at
         // every node, or `prefetcht0` rather than `prefetchnta`: within
-        // noise (2 paired runs each).
+        // noise (2 paired runs each); where all are loaded, every child's
+        // line asked for before any move is ranked (a first pass over the
+        // moves): 0.9-1.3% slower (2 paired runs).
         let uses_table = self.children_use_table(empties);
         let prefetch_all = empties >= self.settings.etc_empties || expect_all;
         let mut best_key = i32::MIN;
