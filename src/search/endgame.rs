@@ -227,7 +227,7 @@ struct Settings {
     /// for every child's table line at once. Large solves skip it there: 0.2%
     /// more nodes, 0.6-3.4% faster (FFO #45, #48, #49, #51 4 of 4 paired
     /// runs, #53 2 of 2, #50 and #52 1 of 2); with ETC then from 10 empties,
-    /// 1.8% slower.
+    /// 1.8% slower, from 12 +1.2% nodes and 1.5% slower (2 paired runs each).
     etc_where_all_expected: bool,
     /// Whether the searches without the table rank the moves of nodes of 6
     /// empties or more fastest first ([`Solver::shallow_fastest_first`])
