@@ -72,8 +72,9 @@ const EVAL_ORDER_EMPTIES: u32 = 14;
 /// lookups cost more than they save. From 11, 12, 13: FFO #45, #48, #49, #51
 /// +0.7%, +1.8%, +2.5% nodes; from 12, 1.3% less time over 6 paired runs,
 /// inside this machine's noise. Only at nodes expected to fail high: +1.9%
-/// nodes, no faster. Small solves (all of training's) keep this; large ones
-/// take [`LARGE_ETC_EMPTIES`].
+/// nodes, no faster (later, in large solves, that paid:
+/// [`Settings::etc_where_all_expected`]). Small solves (all of training's)
+/// keep this; large ones take [`LARGE_ETC_EMPTIES`].
 const ETC_EMPTIES: u32 = 10;
 
 /// [`ETC_EMPTIES`] of large solves: once the moves of nodes without ETC were
@@ -82,7 +83,8 @@ const ETC_EMPTIES: u32 = 10;
 /// 12); FFO #56 +0.55% nodes, 2.3% faster (4 of 4). Checked again once the
 /// table started at 8 empties ([`LARGE_SHALLOW`]): from 10, 12 or 13, FFO
 /// #45, #48, #49, #51 -0.6%, +1.2%, +1.8% nodes, #50, #52 -0.3%, +1.7%,
-/// +2.0%, and no clear change in time (one run each).
+/// +2.0%, and no clear change in time (one run each). Checked once more
+/// with ETC only at nodes expected to cut: from 10 or 12 slower.
 const LARGE_ETC_EMPTIES: u32 = 11;
 
 /// How the moves of a node are ranked for the null-window solve (fastest
@@ -211,9 +213,9 @@ const REVERSED_LARGE_ORDER: OrderWeights = OrderWeights {
 struct Settings {
     /// The weights of the fastest-first ranking.
     order: OrderWeights,
-    /// Whether the shallow search (5 and 6 empties) tries, within each
-    /// parity group, corners first and X-squares last: large solves under
-    /// standard rules. FFO #45, #48, #49, #51: 3.8% fewer nodes, 1.4% faster
+    /// Whether the shallow search that ranks no moves (at 5 empties in
+    /// large solves) tries, within each parity group, corners first and
+    /// X-squares last: large solves under standard rules. FFO #45, #48, #49, #51: 3.8% fewer nodes, 1.4% faster
     /// (6 paired runs); FFO #53 1.8% fewer nodes; also at 4 empties: 4.3%
     /// fewer nodes but slower per node; every class of square apart
     /// ([`SQUARE_VALUE`]'s seven): 3.8%; under reversed rules +0.5% nodes.
@@ -1123,7 +1125,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             }
         }
         // Enhanced transposition cutoff: a child already known to be bad enough
-        // for the opponent refutes this node without searching.
+        // for the opponent refutes this node without searching (in large
+        // solves only at nodes expected to cut: elsewhere it almost never
+        // cuts).
         let etc = if empties >= self.settings.etc_empties
             && (expect_cut || self.settings.etc_where_all_expected)
         {
