@@ -810,23 +810,40 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             }
             3 => return self.solve_3(player, opponent, alpha, empty, passed),
             4 => return self.solve_4(player, opponent, alpha, empty, passed),
-            SHALLOW.. if self.settings.fastest_first_at_shallow => {
-                let moves = legal_moves(player, opponent);
-                return self.shallow_fastest_first(player, opponent, moves, alpha, passed);
-            }
             _ => {}
         }
         // The legal moves first (one vector fill), so that no flips are
         // computed for squares that are no move: FFO #45, #48, #49, #51 1.6%
         // faster (6 paired runs), same tree. At 4 empties or fewer the
         // squares are tried directly (no faster there).
-        self.shallow_with_moves(
+        self.shallow_known_moves(
             player,
             opponent,
             legal_moves(player, opponent),
             alpha,
             passed,
         )
+    }
+
+    /// [`Self::shallow`] of a node whose legal moves `moves` are known (a
+    /// parent that ranked its moves by their replies found them): the one
+    /// place that says which shallow search a node of so many empties takes.
+    #[inline(always)]
+    fn shallow_known_moves(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        moves: u64,
+        alpha: i32,
+        passed: bool,
+    ) -> i32 {
+        match (!(player | opponent)).count_ones() {
+            0..=4 => self.shallow(player, opponent, alpha, passed),
+            SHALLOW.. if self.settings.fastest_first_at_shallow => {
+                self.shallow_fastest_first(player, opponent, moves, alpha, passed)
+            }
+            _ => self.shallow_with_moves(player, opponent, moves, alpha, passed),
+        }
     }
 
     /// What a node of the shallow search does before its moves, `moves`
@@ -959,11 +976,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             n -= 1;
             keys[b] = keys[n];
             children[b] = children[n];
-            let score = if empty.count_ones() > SHALLOW {
-                -self.shallow_fastest_first(p, o, replies, -alpha - 1, false)
-            } else {
-                -self.shallow_with_moves(p, o, replies, -alpha - 1, false)
-            };
+            let score = -self.shallow_known_moves(p, o, replies, -alpha - 1, false);
             if score > best {
                 best = score;
                 if score > alpha {
@@ -998,16 +1011,13 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     fn nws_child(&mut self, item: &Item, empties: u32, alpha: i32, expect_cut: bool) -> i32 {
         if !self.children_use_table(empties) {
             let child = &item.child;
-            if self.settings.fastest_first_at_shallow && empties > SHALLOW {
-                return self.shallow_fastest_first(
-                    child.player,
-                    child.opponent,
-                    item.replies,
-                    alpha,
-                    false,
-                );
-            }
-            return self.shallow(child.player, child.opponent, alpha, false);
+            return self.shallow_known_moves(
+                child.player,
+                child.opponent,
+                item.replies,
+                alpha,
+                false,
+            );
         }
         self.nws_table(
             item.child,
