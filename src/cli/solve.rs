@@ -28,7 +28,9 @@ pub struct SolveArgs {
     // 128 MB +3.1% nodes, 0.9% slower. A second, small table (4 to 64 MB)
     // for the nodes of 8 up to 9, 10 or 11 empties, so that their probes
     // hit the cache: FFO #45, #48, #49, #51 +0.4% to +2.8% nodes, no faster
-    // (one run each).
+    // (one run each). 64 MB on all of fforum-40-59 (paired with 256 MB): +5.8%
+    // nodes, 492.9 s against 490.3 s; faster below 28 empties, slower on #54
+    // (+3.4%) and #55 (+1.1%).
     /// Transposition table size in MB (per thread).
     #[arg(long, default_value_t = 256)]
     hash: usize,

@@ -51,6 +51,10 @@ pub struct TrainConfig {
     /// many (0: none) with at most `deep_empties` empty squares. There a
     /// game's recorded result is as far from the exact score as the
     /// evaluation itself, so unsolved positions in that range are left out.
+    /// One game in four rather than eight was measured: 1.48 M exact
+    /// positions instead of 1.19 M, data 4003 s instead of 2333 s, and the
+    /// large solver's nodes went up, not down (FFO #45, #48, #49, #51
+    /// +1.5%, #50 and #52 +3.5%); not taken.
     pub deep_every: usize,
     /// Deep games are solved from this many empty squares on.
     pub deep_empties: u32,
