@@ -64,7 +64,10 @@ const LARGE_SHALLOW: u32 = 7;
 /// once the table started at 8 empties ([`LARGE_SHALLOW`]): from 13, FFO
 /// #45, #48, #49, #51 -3.5% nodes, #53 -3.9%, in the same time (+0.3%,
 /// -0.1%; #53 -0.4%, -2.4%: 4 paired runs); from 12, -6.9%, #50, #52 -3.8%,
-/// no faster (one run).
+/// no faster (one run). From 13 again once nodes with a hash move ran the
+/// evaluation searches only if it failed to cut
+/// ([`Settings::evaluate_after_hash_move`]): FFO #45, #48, #49, #51 -3.5%
+/// nodes, 0.8% and 3.4% slower (2 paired runs).
 const EVAL_ORDER_EMPTIES: u32 = 14;
 
 /// At or above this many empties the children are looked up in the table
