@@ -1141,10 +1141,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
 
         // A hash move is tried first whatever the evaluation searches say,
-        // and it nearly always cuts: they wait until it has failed to.
+        // and it nearly always cuts: they wait until it has failed to. (With
+        // moves to play, a node not ordered early is one those searches rank.)
         let mut evaluate_later = self.settings.evaluate_after_hash_move
             && !ordered_early
-            && empties >= EVAL_ORDER_EMPTIES
             && hash_move != NO_MOVE
             && moves & (1u64 << hash_move) != 0;
         if ordered_early {
