@@ -10,8 +10,10 @@
 //! `!opponent & ray` (isolated with `x & -x`); on rays towards lower indices it
 //! is the highest set bit (found with a leading-zero count). The run is flipped
 //! when that square holds one of the mover's discs. Eight branch-free ray tests,
-//! written over arrays of four lanes so the compiler can vectorise them (AVX2 /
-//! AVX-512 with `target-cpu=native`); the same code is the portable fallback.
+//! written over arrays of four lanes (the portable code). With AVX2 the two
+//! groups of four rays run in two vectors, and the rays towards lower indices
+//! find their first non-opponent square by smearing down the ray rather than
+//! by a leading-zero count, which AVX2 does not have.
 
 /// Direction offsets (bit index steps) of the four rays towards higher indices:
 /// east, south-west, south, south-east. Their negations are the other four.
@@ -62,8 +64,86 @@ static RAYS: Rays = build_rays();
 ///
 /// Returns 0 when the move flips nothing, that is when it is not legal. The
 /// square must be empty; that is not checked here.
+///
+/// With AVX2 the eight rays run as two vectors of four ([`flips_avx2`]);
+/// [`flips_portable`] otherwise.
 #[inline(always)]
 pub fn flips(player: u64, opponent: u64, square: u8) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        flips_avx2(player, opponent, square)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        flips_portable(player, opponent, square)
+    }
+}
+
+/// [`flips`] in two vectors of four rays, without the leading-zero count
+/// that AVX2 lacks: on the rays towards lower indices the first square that
+/// is not an opponent disc is found by smearing the candidates down the ray
+/// (three variable shifts by one, two and four steps), so no lane leaves the
+/// vector. The portable code computes those lanes one by one with scalar
+/// leading-zero counts. In isolation (random boards, an AMD EPYC VM): 4.3
+/// ns a call rather than 6.1-8.0 at the same latency.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+fn flips_avx2(player: u64, opponent: u64, square: u8) -> u64 {
+    use std::arch::x86_64::{
+        _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_add_epi64, _mm256_and_si256,
+        _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64, _mm256_extracti128_si256,
+        _mm256_loadu_si256, _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi64x,
+        _mm256_setzero_si256, _mm256_srlv_epi64, _mm256_sub_epi64,
+    };
+    let up = &RAYS.up[usize::from(square)];
+    let down = &RAYS.down[usize::from(square)];
+    // SAFETY: compiled only when the target has AVX2 (the `cfg` above); the
+    // two loads read the 32 bytes of a `[u64; 4]` of the static ray table
+    // (unaligned loads), everything else works on registers.
+    unsafe {
+        let up = _mm256_loadu_si256(up.as_ptr().cast());
+        let down = _mm256_loadu_si256(down.as_ptr().cast());
+        let o = _mm256_set1_epi64x(opponent as i64);
+        let p = _mm256_set1_epi64x(player as i64);
+        let zero = _mm256_setzero_si256();
+        // Towards higher indices: the first square that is not an opponent
+        // disc is the lowest candidate (`c & -c`); the run below it flips
+        // when that square is the mover's.
+        let candidates = _mm256_andnot_si256(o, up);
+        let first = _mm256_and_si256(candidates, _mm256_sub_epi64(zero, candidates));
+        let run = _mm256_and_si256(_mm256_add_epi64(first, _mm256_set1_epi64x(-1)), up);
+        let open = _mm256_cmpeq_epi64(_mm256_and_si256(first, p), zero);
+        let mut flipped = _mm256_andnot_si256(open, run);
+        // Towards lower indices: every square of the ray below a candidate
+        // (`below`), so the highest candidate is the one not below another,
+        // and the run is the ray above it. Lanes (low to high) step 1, 7, 8
+        // and 9 squares, as `STEPS`.
+        let step = _mm256_set_epi64x(9, 8, 7, 1);
+        let step2 = _mm256_set_epi64x(18, 16, 14, 2);
+        let step4 = _mm256_set_epi64x(36, 32, 28, 4);
+        let candidates = _mm256_andnot_si256(o, down);
+        let mut below = _mm256_srlv_epi64(candidates, step);
+        below = _mm256_or_si256(below, _mm256_srlv_epi64(below, step));
+        below = _mm256_or_si256(below, _mm256_srlv_epi64(below, step2));
+        below = _mm256_or_si256(below, _mm256_srlv_epi64(below, step4));
+        let last = _mm256_andnot_si256(below, candidates);
+        let run = _mm256_andnot_si256(_mm256_or_si256(below, candidates), down);
+        let open = _mm256_cmpeq_epi64(_mm256_and_si256(last, p), zero);
+        flipped = _mm256_or_si256(flipped, _mm256_andnot_si256(open, run));
+        let half = _mm_or_si128(
+            _mm256_castsi256_si128(flipped),
+            _mm256_extracti128_si256::<1>(flipped),
+        );
+        let all = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
+        _mm_cvtsi128_si64(all) as u64
+    }
+}
+
+/// [`flips`] without vector intrinsics: eight branch-free ray tests over
+/// arrays of four lanes (used without AVX2, and by the tests against the
+/// vector code).
+#[inline(always)]
+pub fn flips_portable(player: u64, opponent: u64, square: u8) -> u64 {
     let up = &RAYS.up[square as usize];
     let down = &RAYS.down[square as usize];
     let mut lanes = [0u64; 4];
@@ -391,7 +471,9 @@ mod tests {
             assert_eq!(legal_moves_portable(a, b), naive::legal_moves(a, b));
             for sq in 0..64 {
                 if (a | b) >> sq & 1 == 0 {
-                    assert_eq!(flips(a, b, sq), naive::flips(a, b, sq), "{a:x} {b:x} {sq}");
+                    let expected = naive::flips(a, b, sq);
+                    assert_eq!(flips(a, b, sq), expected, "{a:x} {b:x} {sq}");
+                    assert_eq!(flips_portable(a, b, sq), expected, "{a:x} {b:x} {sq}");
                 }
             }
         }
