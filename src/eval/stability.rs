@@ -58,10 +58,65 @@ fn ray_full(occupied: u64, step: i32, reach: &[u64; 3]) -> u64 {
     full & shift(full, 2)
 }
 
+/// The four lines through each square: its rank, its file, its a1-h8 and its
+/// h1-a8 diagonal (the order of [`full_lines`]).
+static LINES_THROUGH: [[u64; 4]; 64] = {
+    let mut lines = [[0u64; 4]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut other = 0;
+        while other < 64 {
+            let (r2, c2) = ((other / 8) as i32, (other % 8) as i32);
+            let bit = 1u64 << other;
+            if r2 == r {
+                lines[sq][0] |= bit;
+            }
+            if c2 == c {
+                lines[sq][1] |= bit;
+            }
+            if r2 - r == c2 - c {
+                lines[sq][2] |= bit;
+            }
+            if r2 - r == c - c2 {
+                lines[sq][3] |= bit;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    lines
+};
+
+/// At most this many empty squares, [`full_lines`] takes the union of the
+/// lines through them (one vector OR each) rather than its shifts and folds.
+const FEW_EMPTIES: u32 = 12;
+
 /// Squares whose line is full along each axis: (horizontal, vertical, a1-h8
 /// diagonals, h1-a8 diagonals).
 #[inline]
 pub fn full_lines(occupied: u64) -> (u64, u64, u64, u64) {
+    let empty = !occupied;
+    if empty.count_ones() <= FEW_EMPTIES {
+        // A line is full when no empty square lies on it: every square not
+        // on a line through an empty one.
+        let mut open = [0u64; 4];
+        let mut rest = empty;
+        while rest != 0 {
+            let lines = &LINES_THROUGH[rest.trailing_zeros() as usize];
+            for (o, l) in open.iter_mut().zip(lines) {
+                *o |= l;
+            }
+            rest &= rest - 1;
+        }
+        return (!open[0], !open[1], !open[2], !open[3]);
+    }
+    full_lines_by_shifts(occupied)
+}
+
+/// [`full_lines`] by shifts and folds, whatever the number of empty squares.
+#[inline]
+fn full_lines_by_shifts(occupied: u64) -> (u64, u64, u64, u64) {
     // A row is full when its byte is: fold each byte onto its lowest bit.
     let mut rows = occupied & (occupied >> 4);
     rows &= rows >> 2;
@@ -207,10 +262,13 @@ mod tests {
         };
         let mut rng = Rng::new(3);
         for i in 0..3000 {
-            // Dense boards, where full lines occur.
+            // Dense boards, where full lines occur: about 8 empty squares
+            // (the union of lines), 16 (the shifts), or none.
+            let third = if i % 2 == 0 { rng.next_u64() } else { 0 };
             let occ =
-                rng.next_u64() | rng.next_u64() | rng.next_u64() | if i % 7 == 0 { !0 } else { 0 };
+                rng.next_u64() | rng.next_u64() | third | if i % 7 == 0 { !0 } else { 0 };
             let (h, v, dr, dl) = full_lines(occ);
+            assert_eq!((h, v, dr, dl), full_lines_by_shifts(occ), "{occ:x}");
             assert_eq!(h, naive(occ, 0, 1), "{occ:x}");
             assert_eq!(v, naive(occ, 1, 0), "{occ:x}");
             assert_eq!(dr, naive(occ, 1, 1), "{occ:x}");
