@@ -265,8 +265,7 @@ mod tests {
             // Dense boards, where full lines occur: about 8 empty squares
             // (the union of lines), 16 (the shifts), or none.
             let third = if i % 2 == 0 { rng.next_u64() } else { 0 };
-            let occ =
-                rng.next_u64() | rng.next_u64() | third | if i % 7 == 0 { !0 } else { 0 };
+            let occ = rng.next_u64() | rng.next_u64() | third | if i % 7 == 0 { !0 } else { 0 };
             let (h, v, dr, dl) = full_lines(occ);
             assert_eq!((h, v, dr, dl), full_lines_by_shifts(occ), "{occ:x}");
             assert_eq!(h, naive(occ, 0, 1), "{occ:x}");
