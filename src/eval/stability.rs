@@ -65,7 +65,7 @@ static LINES_THROUGH: [[u64; 4]; 64] = {
     let mut sq = 0;
     while sq < 64 {
         let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
-        let mut other = 0;
+        let mut other: usize = 0;
         while other < 64 {
             let (r2, c2) = ((other / 8) as i32, (other % 8) as i32);
             let bit = 1u64 << other;
