@@ -30,7 +30,9 @@ pub struct SolveArgs {
     // hit the cache: FFO #45, #48, #49, #51 +0.4% to +2.8% nodes, no faster
     // (one run each). 64 MB on all of fforum-40-59 (paired with 256 MB): +5.8%
     // nodes, 492.9 s against 490.3 s; faster below 28 empties, slower on #54
-    // (+3.4%) and #55 (+1.1%).
+    // (+3.4%) and #55 (+1.1%). Again on an AMD EPYC (Zen 3) VM, whose memory
+    // is slower still: 64 MB 749.2 s (12.15 G nodes, +5.9%) against 758.9 s,
+    // paired, inside that VM's run-to-run spread.
     /// Transposition table size in MB (per thread).
     #[arg(long, default_value_t = 256)]
     hash: usize,

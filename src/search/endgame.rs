@@ -56,7 +56,11 @@ const SHALLOW: u32 = 6;
 /// 6-empty nodes were ranked: FFO #45, #48, #49, #51 +16% nodes, 5% slower. At
 /// 7 empties, the features of [`Solver::order`] added to the ranking (potential
 /// mobility; also corner-stable discs and square values): within 0.5% of the
-/// nodes on the first two sets.
+/// nodes on the first two sets. 8 against 7 again on an AMD EPYC (Zen 3) VM,
+/// with the faster flips and stability test: FFO #40-42, #44, #47 2.3% fewer
+/// instructions (cachegrind), fforum-40-59 +7.5% nodes, and in paired runs
+/// 598.2 s against 585.4 s, then 587.2 s against 596.6 s with the cores
+/// swapped: no gain.
 const LARGE_SHALLOW: u32 = 7;
 
 /// At or above this many empties moves are ordered by a shallow search of the
