@@ -537,10 +537,10 @@ fn standard_final(player: u64, opponent: u64) -> i32 {
 }
 
 /// The quadrants holding an odd number of empty squares, as one mask. Each
-/// quadrant's parity is folded onto
-/// one bit (the four files of a half-row, then its four ranks: bits 0, 4, 32
-/// and 36 end up holding the parities of a1-d4, e1-h4, a5-d8 and e5-h8), and
-/// one multiplication spreads each bit over its quadrant.
+/// quadrant's parity is folded onto one bit (the four files of a half-row,
+/// then its four ranks: bits 0, 4, 32 and 36 end up holding the parities of
+/// a1-d4, e1-h4, a5-d8 and e5-h8), and one multiplication spreads each bit
+/// over its quadrant.
 #[inline]
 fn odd_quadrants(empty: u64) -> u64 {
     let mut x = empty ^ (empty >> 1);
