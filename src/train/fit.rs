@@ -42,6 +42,8 @@ pub struct FitConfig {
     /// Conjugate-gradient iterations per stage (each is two passes over the data).
     pub epochs: usize,
     /// Ridge strength: pseudo-occurrences that pull a weight towards zero.
+    /// Refitted on the committed training's positions, 16 gave test errors
+    /// within 0.02 disc of 4's at every stage, 1 up to 0.07 disc worse.
     pub ridge: f32,
     /// Weight of samples from the neighbouring stages.
     pub neighbour_weight: f32,
