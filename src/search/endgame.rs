@@ -352,9 +352,9 @@ const PROBCUT_EMPTIES: u32 = SHALLOW + 1;
 /// same, #50 -0.4%, #52 +3.2%, #45, #48, #49, #51 +1.0%; from 14: #53 +7.4%.
 /// Measured again with the committed weights (trained after these errors
 /// were measured): 8.5-10.0 at 8-10 empties and 8.7-8.9 at 12-16 as here,
-/// 7.1-7.7 at 18-22 (two moves deep) and 6.0 at 24 (four deep). Those two
-/// taken (7.4, 6.0): FFO #45, #48, #49, #51 +1.1% nodes, #53 +1.2%; the
-/// errors here stay.
+/// 7.1-7.7 at 18-22 (two moves deep) and 6.0 at 24 (four deep). With 7.4
+/// and 6.0 in place of 7.7 and 7.2: FFO #45, #48, #49, #51 +1.1% nodes,
+/// #53 +1.2%; the errors here stay.
 #[inline]
 fn probcut_search<const REVERSED: bool>(empties: u32) -> (u32, f64) {
     let (depth, standard, reversed) = match empties {
