@@ -1459,7 +1459,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
 
     /// An upper bound on the score from the discs that can never change colour,
     /// computed only when it might be low enough to cut. Where it pays
-    /// depends on the position: on FFO #48 (+28) it was computed at 7.8 M of
+    /// depends on the position: on FFO #48 (+28) it was computed at 8.4 M of
     /// the 65 M nodes and cut at 3.9 M of them, 40% of the nodes of 5 and 7
     /// empties; on FFO #53 (-2) it cut at under 1% of the nodes of 8-13
     /// empties.
