@@ -1,0 +1,396 @@
+//! The searches with the transposition table: the null-window search (table
+//! cutoffs, probable cutoffs, enhanced transposition cutoff, stability
+//! cutoff), the principal-variation search, and what they store.
+
+use super::ordering::Item;
+use super::probcut::PROBCUT_EMPTIES;
+use super::settings::EVAL_ORDER_EMPTIES;
+use super::{INF, Solver, list_slot};
+use crate::eval::stability::stable_discs_at_least;
+use crate::eval::{DISC, Evaluator};
+use crate::game::bitboard::CORNERS;
+use crate::game::{Board, Othello};
+use crate::search::tt::{DEPTH_LIMITED, EXACT, NO_MOVE, NO_UPPER, bounds};
+
+impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVERSED, E> {
+    /// Null-window search: is the score above `alpha`? Fail-soft.
+    /// `expect_cut`: whether the node is expected to fail high, on its first
+    /// move (a guess that only decides which table lines are loaded early).
+    #[inline]
+    pub(super) fn nws(&mut self, board: Board, alpha: i32, passed: bool, expect_cut: bool) -> i32 {
+        if board.empties() <= self.settings.shallow_empties {
+            return self.shallow(board.player, board.opponent, alpha, passed);
+        }
+        self.nws_table(
+            board,
+            self.key(&board),
+            board.moves(),
+            alpha,
+            passed,
+            expect_cut,
+        )
+    }
+
+    /// [`Self::nws`] of the move `item` of a node with `empties` empties: the
+    /// child's hash key was computed when the moves were ordered.
+    #[inline]
+    pub(super) fn nws_child(
+        &mut self,
+        item: &Item,
+        empties: u32,
+        alpha: i32,
+        expect_cut: bool,
+    ) -> i32 {
+        if !self.children_use_table(empties) {
+            let child = &item.child;
+            return self.shallow_known_moves(
+                child.player,
+                child.opponent,
+                item.replies,
+                alpha,
+                false,
+            );
+        }
+        self.nws_table(
+            item.child,
+            item.child_key,
+            item.replies,
+            alpha,
+            false,
+            expect_cut,
+        )
+    }
+
+    /// [`Self::nws`] far enough from the end to use the table; `key` is
+    /// `board`'s hash key and `moves` its moves (a parent computes both when
+    /// it orders its moves, so that the child does not again).
+    pub(super) fn nws_table(
+        &mut self,
+        board: Board,
+        key: u64,
+        moves: u64,
+        alpha: i32,
+        passed: bool,
+        expect_cut: bool,
+    ) -> i32 {
+        let empties = board.empties();
+        // Where no evaluation search ranks the moves, they are ranked before
+        // the table is asked (see below).
+        let ordered_early = empties < EVAL_ORDER_EMPTIES && moves != 0;
+        if ordered_early {
+            // The parent loaded this node's bucket while ranking its moves,
+            // but the subtrees of the siblings searched since may have pushed
+            // it out again (a non-temporal prefetch fills the first cache
+            // level only). Asked again here, it costs next to nothing if it
+            // is still there and otherwise arrives during the ordering below:
+            // FFO #45, #48, #49, #51 1.0% faster (6 of 6 paired runs), same
+            // tree. The parent's prefetches still pay with it: leaving them
+            // out below the ETC depth 5% slower, only the best-ranked child's
+            // at every node 2% slower.
+            self.tt.prefetch(key);
+        }
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let approximations = self.approximations;
+
+        // Stability cutoff: discs that can never be lost bound the score.
+        if let Some(upper) = self.stability_bound(&board, alpha)
+            && upper <= alpha
+        {
+            return upper;
+        }
+
+        // Near the end (no evaluation search) the moves are ordered before
+        // the table is asked: the probe's wait for memory overlaps the
+        // ordering, and a hash move only moves to the front afterwards. Same
+        // tree; below the ETC depth FFO #45, #48, #49, #51 1.5% faster over
+        // 12 paired runs (8 of 12), though a table cutoff now wastes the
+        // ordering; at the ETC nodes of 11-13 empties too, once nodes asked
+        // again for their own bucket (above), another 0.7% (6 of 6), FFO
+        // #50, #52 0.4% (4 of 4). Probing first and searching a hash move
+        // before the other moves are ranked: 1.8% slower (6 of 6).
+        let slot = list_slot(empties, passed);
+        if ordered_early {
+            self.order(&board, moves, NO_MOVE, slot, !expect_cut);
+            if self.aborted {
+                return 0;
+            }
+        }
+        let mut hash_move = NO_MOVE;
+        if let Some(hit) = self.tt.probe(key) {
+            // A midgame search's best move is a poor first try for a
+            // null-window solve (fastest-first does better); only moves of
+            // searches to the end, selective ones too, are trusted here.
+            if hit.level != DEPTH_LIMITED {
+                hash_move = hit.mv;
+            }
+            if hit.level >= self.level
+                && let Some(score) = hit.cutoff(alpha * DISC, (alpha + 1) * DISC)
+            {
+                if hit.level != EXACT {
+                    self.approximations += 1;
+                }
+                return score / DISC;
+            }
+        }
+
+        if self.level != EXACT
+            && empties >= PROBCUT_EMPTIES
+            && let Some(score) = self.probcut(&board, alpha, empties)
+        {
+            self.approximations += 1;
+            return score;
+        }
+
+        if moves == 0 {
+            if passed {
+                return Self::final_score(board.player, board.opponent);
+            }
+            // The pass is the only move: its position fails the other way.
+            return -self.nws(board.pass(), -alpha - 1, true, !expect_cut);
+        }
+
+        // A hash move is tried first whatever the evaluation searches say,
+        // and it nearly always cuts: they wait until it has failed to. (With
+        // moves to play, a node not ordered early is one those searches rank.)
+        let mut evaluate_later = self.settings.evaluate_after_hash_move
+            && !ordered_early
+            && hash_move != NO_MOVE
+            && moves & (1u64 << hash_move) != 0;
+        if ordered_early {
+            if let Some(child_key) = self.lists[slot].promote(hash_move)
+                && self.children_use_table(empties)
+            {
+                // Ranked first now, so loaded first (see `order`).
+                self.tt.prefetch(child_key);
+            }
+        } else if evaluate_later {
+            self.order_by_features(&board, moves, hash_move, slot, !expect_cut);
+        } else {
+            self.order(&board, moves, hash_move, slot, !expect_cut);
+            if self.aborted {
+                // The ranking may be unfinished: nothing is stored.
+                return 0;
+            }
+        }
+        // Enhanced transposition cutoff: a child already known to be bad enough
+        // for the opponent refutes this node without searching (in large
+        // solves only at nodes expected to cut: elsewhere it almost never
+        // cuts).
+        let etc = if empties >= self.settings.etc_empties
+            && (expect_cut || self.settings.etc_where_all_expected)
+        {
+            self.lists[slot].len
+        } else {
+            0
+        };
+        for i in 0..etc {
+            let item = self.lists[slot].items[i];
+            if let Some(hit) = self.tt.probe(item.child_key)
+                && hit.level >= self.level
+                && hit.upper != NO_UPPER
+                && -(hit.upper / DISC) > alpha
+            {
+                if hit.level != EXACT {
+                    self.approximations += 1;
+                }
+                let score = -(hit.upper / DISC);
+                self.store(
+                    key,
+                    empties,
+                    score,
+                    alpha,
+                    alpha + 1,
+                    item.square,
+                    approximations,
+                );
+                return score;
+            }
+        }
+
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let mut searched = 0;
+        while let Some(item) = self.lists[slot].next() {
+            if searched == 1 && expect_cut {
+                self.prefetch_unsearched(&item, slot, empties);
+            }
+            // A node that cuts does so on its first move, whose reply then
+            // searches all its moves; past that move this node searches them
+            // all, and each reply is expected to cut.
+            let child_cut = searched > 0 || !expect_cut;
+            searched += 1;
+            let score = -self.nws_child(&item, empties, -alpha - 1, child_cut);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = item.square;
+                if score > alpha {
+                    break;
+                }
+            }
+            if evaluate_later {
+                evaluate_later = false;
+                self.rank_by_evaluation(&board, slot);
+                if self.aborted {
+                    return 0;
+                }
+            }
+        }
+        self.store(
+            key,
+            empties,
+            best,
+            alpha,
+            alpha + 1,
+            best_move,
+            approximations,
+        );
+        best
+    }
+
+    /// Principal-variation search: the exact score inside `(alpha, beta)`.
+    pub(super) fn pvs(&mut self, board: Board, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+        if beta - alpha <= 1 {
+            return self.nws(board, alpha, passed, true);
+        }
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let empties = board.empties();
+        if empties == 0 {
+            return Self::final_score(board.player, board.opponent);
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            if passed {
+                return Self::final_score(board.player, board.opponent);
+            }
+            return -self.pvs(board.pass(), -beta, -alpha, true);
+        }
+        if empties == 1 {
+            let x = board.empty().trailing_zeros() as u8;
+            return self.solve_1(board.player, board.opponent, x);
+        }
+        let key = self.key(&board);
+        let hash_move = self.tt.probe(key).map_or(NO_MOVE, |h| h.mv);
+        let alpha_in = alpha;
+        let approximations = self.approximations;
+        let slot = list_slot(empties, passed);
+        self.order(&board, moves, hash_move, slot, false);
+        if self.aborted {
+            return 0;
+        }
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let mut searched = 0;
+        while let Some(item) = self.lists[slot].next() {
+            let first = searched == 0;
+            if searched == 1 {
+                self.prefetch_unsearched(&item, slot, empties);
+            }
+            searched += 1;
+            let score = if first {
+                -self.pvs(item.child, -beta, -alpha, false)
+            } else {
+                let s = -self.nws(item.child, -alpha - 1, false, true);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.pvs(item.child, -beta, -alpha, false)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = item.square;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.store(
+            key,
+            empties,
+            best,
+            alpha_in,
+            beta,
+            best_move,
+            approximations,
+        );
+        best
+    }
+
+    /// Records in the table what a search of window `(alpha, beta)` that
+    /// returned `best` proved, in the table's units: as exact when nothing
+    /// approximate was used since the count was `approximations`.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store(
+        &mut self,
+        key: u64,
+        empties: u32,
+        best: i32,
+        alpha: i32,
+        beta: i32,
+        mv: u8,
+        approximations: u64,
+    ) {
+        let (lower, upper) = bounds(best * DISC, alpha * DISC, beta * DISC);
+        let level = if self.approximations == approximations {
+            EXACT
+        } else {
+            self.level
+        };
+        self.tt.store(key, empties as u8, level, lower, upper, mv);
+    }
+
+    /// An upper bound on the score from the discs that can never change colour,
+    /// computed only when it might be low enough to cut. Where it pays
+    /// depends on the position: on FFO #48 (+28) it was computed at 8.4 M of
+    /// the 65 M nodes and cut at 3.9 M of them, 40% of the nodes of 5 and 7
+    /// empties; on FFO #53 (-2) it cut at under 1% of the nodes of 8-13
+    /// empties.
+    #[inline(always)]
+    pub(super) fn stability_bound(&self, board: &Board, alpha: i32) -> Option<i32> {
+        // Standard rules: the opponent keeps its stable discs; reversed rules:
+        // the side to move is stuck with its own.
+        let (burden_side, other) = if REVERSED {
+            (board.player, board.opponent)
+        } else {
+            (board.opponent, board.player)
+        };
+        // Without a corner, stable discs are rare (only on full lines): not
+        // worth the look. Skipping a cutoff never changes a result. Looking
+        // only when alpha >= 0 in large solves (Edax gates the test by
+        // alpha too): FFO #45, #48, #49, #51 +0.6% nodes, 0.2% and 2.7%
+        // faster in 2 paired runs, within noise.
+        if 64 - 2 * (burden_side.count_ones() as i32) > alpha || burden_side & CORNERS == 0 {
+            return None;
+        }
+        // It cuts when 64 - 2 * stable <= alpha.
+        let needed = ((65 - alpha) / 2).max(0) as u32;
+        Self::stable_bound(burden_side, other, needed)
+    }
+
+    /// The bound itself, out of line: the test above, inlined into every
+    /// caller, turns most nodes away without a call (FFO #45, #48, #49, #51:
+    /// 1.2% faster, 6 paired runs). `None` when fewer than `needed` discs can
+    /// be stable, found after one step of the test: it could not cut (same
+    /// tree; FFO #45, #48, #49, #51 0.9% faster, 5 of 6 paired runs, then
+    /// 0.3%, 4 of 4; FFO #50, #52 0.7%, 3 of 4).
+    #[inline(never)]
+    pub(super) fn stable_bound(burden_side: u64, other: u64, needed: u32) -> Option<i32> {
+        stable_discs_at_least(burden_side, other, needed).map(|s| 64 - 2 * s.count_ones() as i32)
+    }
+}

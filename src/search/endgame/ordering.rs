@@ -1,0 +1,303 @@
+//! Move ordering of the solver: the fastest-first keys of a node's moves, the
+//! evaluation searches that rank them far from the end, and the move list.
+
+use super::last::odd_quadrants;
+use super::settings::{EVAL_ORDER_EMPTIES, FAR_VALUE_EMPTIES, W_VALUE_FAR};
+use super::{INF, Solver};
+use crate::eval::stability::corner_discs;
+use crate::eval::{DISC, Evaluator};
+use crate::game::bitboard::Bits;
+use crate::game::{Board, Othello, Square};
+
+/// How good a square is to take, by its place alone: corners and the edges
+/// away from them high, the squares next to corners (X and C) low, the centre
+/// (taken long ago) nothing. A tie-breaker between moves alike otherwise.
+pub(super) const SQUARE_VALUE: [i32; 64] = {
+    // a1-d4, rank by rank; the other quarters mirror it.
+    const QUARTER: [[i32; 4]; 4] = [[18, 3, 15, 12], [3, 0, 6, 9], [15, 6, 15, 9], [12, 9, 9, 0]];
+    let mut table = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (rank, file) = (sq / 8, sq % 8);
+        let r = if rank < 4 { rank } else { 7 - rank };
+        let f = if file < 4 { file } else { 7 - file };
+        table[sq] = QUARTER[r][f];
+        sq += 1;
+    }
+    table
+};
+
+/// Empty squares next to `discs`: where the other side may one day play.
+/// The discs smeared one file either way, then that one rank either way:
+/// the eight neighbours in ten operations rather than eight masked shifts.
+#[inline]
+pub(super) fn potential_moves(discs: u64, empty: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let row = discs | ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H);
+    (row | (row << 8) | (row >> 8)) & empty
+}
+
+/// Depth of the evaluation search that orders moves at `empties` empties.
+#[inline]
+pub(super) fn sort_depth(empties: u32) -> u32 {
+    match empties {
+        0..SORT_DEPTH_1 => 0,
+        SORT_DEPTH_1..SORT_DEPTH_2 => 1,
+        SORT_DEPTH_2..SORT_DEPTH_4 => 2,
+        _ => 4,
+    }
+}
+
+/// From this many empties the ordering search looks one move ahead...
+/// (17, not lower: training's solves, 16 empties or fewer, keep their order.)
+pub(super) const SORT_DEPTH_1: u32 = 17;
+/// ...from this many, two (17 and 20 rather than 18 and 22 since the
+/// evaluation became twice as fast: FFO #45, #48, #49, #51 8.4% fewer nodes
+/// and 5.5% less time; 12 WTHOR positions of 26 empties 4.4% fewer nodes,
+/// FFO #53 7.4%; two moves ahead from 19 saved 1-2% more nodes but cost more
+/// time)...
+pub(super) const SORT_DEPTH_2: u32 = 20;
+/// ...and from this many, four: the few nodes this far from the end root the
+/// largest subtrees. Against two moves ahead: 12 WTHOR positions of 26
+/// empties 12% fewer nodes, FFO #53 2.7%, #54 1.6%, FFO #45, #48, #49, #51
+/// 0.6%. From 23 or 24 empties, or from 27, did less overall. With one and
+/// two moves ahead from 17 and 20, three moves ahead at 23-24 empties cost
+/// nodes: FFO #45, #48, #49, #51 +1.7%, FFO #53 +2.4%, the 26-empty set +4.9%.
+pub(super) const SORT_DEPTH_4: u32 = 25;
+
+impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVERSED, E> {
+    /// Fills list `slot` with the moves of `board` and their children, keyed
+    /// best first: the hash move, then by a shallow evaluation search far from
+    /// the end, else fastest first. If a limit strikes during an evaluation
+    /// search ([`Self::aborted`]), some keys lack it: callers check.
+    /// `expect_all`: the node is expected to search every move.
+    pub(super) fn order(
+        &mut self,
+        board: &Board,
+        moves: u64,
+        hash_move: u8,
+        slot: usize,
+        expect_all: bool,
+    ) {
+        self.order_by_features(board, moves, hash_move, slot, expect_all);
+        if board.empties() >= EVAL_ORDER_EMPTIES {
+            self.rank_by_evaluation(board, slot);
+        }
+    }
+
+    /// [`Self::order`] without the evaluation searches: the moves keyed by
+    /// their features alone (the hash move first), for a node that runs
+    /// those searches later, if at all ([`Self::rank_by_evaluation`]).
+    pub(super) fn order_by_features(
+        &mut self,
+        board: &Board,
+        moves: u64,
+        hash_move: u8,
+        slot: usize,
+        expect_all: bool,
+    ) {
+        if self.lists.len() <= slot {
+            self.lists.resize_with(slot + 1, MoveList::default);
+        }
+        self.lists[slot].len = 0;
+        let empties = board.empties();
+        let odd = odd_quadrants(board.empty());
+        let w = self.settings.order;
+        // Children that will probe the table have their buckets loaded now:
+        // all of them where ETC probes them all at once, or where every move
+        // is expected to be searched; nearer the end, at a node expected to
+        // cut, only each child that ranks best so far (2.2 a node at 9
+        // empties on FFO #45), as such nodes nearly always cut on their
+        // first move and this machine keeps only a few misses in flight: a
+        // burst of prefetches stalls on the later ones. The rest follow if
+        // the first move fails to cut ([`Self::prefetch_unsearched`]). FFO
+        // #45, #48, #49, #51, same tree: best so far at every node 1.5%
+        // faster over 6 paired runs (6 of 6); all children at nodes expected
+        // to search them all another 0.8-1.1% (6 of 6, 9 of 12). Ranking the
+        // moves of nodes expected to search them all by their replies alone
+        // (corners weighted), as their order rarely matters: +0.3% nodes,
+        // the same time (6 paired runs): the features cost little beside
+        // the memory waits. On an AMD EPYC VM later, every child's line at
+        // every node, or `prefetcht0` rather than `prefetchnta`: within
+        // noise (2 paired runs each); where all are loaded, every child's
+        // line asked for before any move is ranked (a first pass over the
+        // moves): 0.9-1.3% slower (2 paired runs). At nodes of 8 empties
+        // in large solves (children without the table), every move ranked
+        // by its replies and parity alone, as one empty nearer the end: FFO
+        // #45, #48, #49, #51 +0.7% nodes; FFO #40-42, #44, #47 +0.4% nodes
+        // and 1.25% fewer instructions; no faster in 3 paired runs.
+        let uses_table = self.children_use_table(empties);
+        let prefetch_all = empties >= self.settings.etc_empties || expect_all;
+        let mut best_key = i32::MIN;
+        for x in Bits(moves) {
+            let sq = Square::new(x).expect("bit index");
+            let child = board.play_unchecked(sq);
+            let child_key = if uses_table {
+                let key = self.key(&child);
+                if prefetch_all {
+                    self.tt.prefetch(key);
+                }
+                key
+            } else {
+                0
+            };
+            // The child's search needs its moves too: computed once here.
+            let replies = child.moves();
+            let key = if x == hash_move {
+                i32::MAX
+            } else {
+                // Fastest first: few replies (corners count more), few
+                // squares the opponent may reach later, the odd regions;
+                // in large solves also corner-stable discs and good squares.
+                w.replies_and_parity(replies, x, odd)
+                    - potential_moves(child.opponent, child.empty()).count_ones() as i32
+                        * w.potential
+                    + corner_discs(child.opponent).count_ones() as i32 * w.corner_stable
+                    + SQUARE_VALUE[usize::from(x)] * w.square
+            };
+            if uses_table && !prefetch_all && key > best_key {
+                best_key = key;
+                self.tt.prefetch(child_key);
+            }
+            self.lists[slot].push(Item {
+                square: x,
+                child,
+                child_key,
+                key,
+                replies,
+            });
+        }
+    }
+
+    /// Far from the end: adds to the key of every move left in list `slot`
+    /// (but a hash move's) the value of a shallow evaluation search of its
+    /// child. If a limit strikes meanwhile ([`Self::aborted`]), some keys
+    /// stay without it: callers check.
+    ///
+    /// Each search has the full window. Edax's bounded one (a move worse than
+    /// the node's alpha by some margin is only known to be that bad) was
+    /// measured in large solves, under cachegrind with a 64 MB table: FFO
+    /// #40-42, #44, #47 1.2%, 0.9% and 0.6% fewer instructions with margins
+    /// of 4, 8 and 12 discs, FFO #48 0.8% more with 4 (3.2% more nodes) and
+    /// 0.1% and 0.4% fewer with 8 and 16. Nodes: FFO #45, #48, #49, #51
+    /// +0.2% and -0.3% with 4 and 8 (+0.5% with 0), #53 -0.2% with 8 (+1.0%
+    /// with 2). The ordering searches are only 1-4% of the nodes (FFO #45,
+    /// #50, #53): not taken.
+    pub(super) fn rank_by_evaluation(&mut self, board: &Board, slot: usize) {
+        let empties = board.empties();
+        let depth = sort_depth(empties);
+        let weight = if empties >= FAR_VALUE_EMPTIES {
+            W_VALUE_FAR
+        } else {
+            self.settings.order.value
+        };
+        let indices = self.indices(board);
+        let before = self.nodes;
+        for i in 0..self.lists[slot].len {
+            let item = self.lists[slot].items[i];
+            if item.key == i32::MAX {
+                continue;
+            }
+            let child_indices = self.child_indices(&indices, board, &item.child, item.square);
+            let value =
+                -self.midgame(item.child, &child_indices, depth, -INF * DISC, INF * DISC) / DISC;
+            if self.aborted {
+                break;
+            }
+            self.lists[slot].items[i].key += value * weight;
+        }
+        self.ordering_nodes += self.nodes - before;
+    }
+
+    /// Loads the buckets of the children `order` did not prefetch, once the
+    /// first move of a node (`empties` empties, moves in list `slot`) failed
+    /// to cut: `item`, taken next, and the moves still in the list.
+    #[inline]
+    pub(super) fn prefetch_unsearched(&self, item: &Item, slot: usize, empties: u32) {
+        if self.children_use_table(empties) && empties < self.settings.etc_empties {
+            self.tt.prefetch(item.child_key);
+            let list = &self.lists[slot];
+            for rest in &list.items[..list.len] {
+                self.tt.prefetch(rest.child_key);
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub(super) struct Item {
+    pub(super) square: u8,
+    pub(super) child: Board,
+    /// The child's hash key, when it is far enough from the end to use the
+    /// table (0 otherwise).
+    pub(super) child_key: u64,
+    /// The ordering key: higher is tried first.
+    pub(super) key: i32,
+    /// The child's moves (its replies), found when the solver orders the
+    /// moves (0 in the lists of the evaluation searches, which do not keep
+    /// them).
+    pub(super) replies: u64,
+}
+
+/// A fixed-capacity move list (64 holds the moves of any board).
+pub(super) struct MoveList {
+    pub(super) items: [Item; 64],
+    pub(super) len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList {
+            items: [Item {
+                square: 0,
+                child: Board::new(0, 0),
+                child_key: 0,
+                key: 0,
+                replies: 0,
+            }; 64],
+            len: 0,
+        }
+    }
+}
+
+impl MoveList {
+    #[inline]
+    pub(super) fn push(&mut self, item: Item) {
+        self.items[self.len] = item;
+        self.len += 1;
+    }
+
+    /// Puts the move on `square` first, as [`Solver::order`] ranks a hash
+    /// move, and gives its child's hash key (no move has [`NO_MOVE`](crate::search::tt::NO_MOVE)'s code:
+    /// nothing changes then).
+    #[inline]
+    pub(super) fn promote(&mut self, square: u8) -> Option<u64> {
+        let mut child_key = None;
+        for item in &mut self.items[..self.len] {
+            if item.square == square {
+                item.key = i32::MAX;
+                child_key = Some(item.child_key);
+            }
+        }
+        child_key
+    }
+
+    /// Takes the remaining item with the highest key.
+    #[inline]
+    pub(super) fn next(&mut self) -> Option<Item> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut best = 0;
+        for i in 1..self.len {
+            if self.items[i].key > self.items[best].key {
+                best = i;
+            }
+        }
+        let item = self.items[best];
+        self.len -= 1;
+        self.items[best] = self.items[self.len];
+        Some(item)
+    }
+}
