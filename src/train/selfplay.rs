@@ -16,7 +16,7 @@ use super::fit::Sample;
 use crate::eval::{DISC, Evaluator};
 use crate::game::{Board, Color, Game, Move, Othello};
 use crate::rng::Rng;
-use crate::search::endgame::Solver;
+use crate::search::endgame::{OrderWeights, Settings, Solver};
 use crate::search::{Limits, TranspositionTable, think};
 
 /// A game: its positions in order and black's final disc difference under the
@@ -53,6 +53,28 @@ impl Default for LineConfig {
     }
 }
 
+/// The solver's settings for training's solves (16 empty squares or fewer),
+/// frozen: their move choices make the self-play lines, so the committed
+/// weights stay what `orca train` makes only while these stay as they are.
+/// The solver's own settings may move on; these change with new weights.
+pub(crate) const SOLVER_SETTINGS: Settings = Settings {
+    order: OrderWeights {
+        mobility: 64,
+        corner_reply: 64,
+        potential: 24,
+        parity: 16,
+        corner_stable: 0,
+        square: 0,
+        value: 64,
+    },
+    square_classes: false,
+    etc_empties: 10,
+    etc_where_all_expected: true,
+    fastest_first_at_shallow: false,
+    shallow_empties: 6,
+    evaluate_after_hash_move: false,
+};
+
 /// The table salt the searches use for these rules (so solver and search share
 /// entries).
 fn salt(reversed: bool) -> u64 {
@@ -88,7 +110,8 @@ pub fn label<const R: bool, E: Evaluator<Othello<R>>>(
             continue;
         }
         let target = if board.empties() <= solve_empties {
-            let mut solver = Solver::<R, E>::new(tt, eval, &stop, None, None, salt(R));
+            let mut solver = Solver::<R, E>::new(tt, eval, &stop, None, None, salt(R))
+                .with_settings(SOLVER_SETTINGS);
             solver.solve(board, -64, 64)
         } else if board.empties() <= unlabelled_empties {
             continue;
@@ -132,7 +155,8 @@ pub fn self_play<const R: bool, E: Evaluator<Othello<R>>>(
         } else if ply < random_plies {
             rng.legal_move(&game).expect("a move exists")
         } else if game.empties() <= config.exact_empties {
-            let mut solver = Solver::<R, E>::new(tt, eval, &stop, None, None, salt(R));
+            let mut solver = Solver::<R, E>::new(tt, eval, &stop, None, None, salt(R))
+                .with_settings(SOLVER_SETTINGS);
             solver
                 .best_move(game.0)
                 .expect("a running game has a best move")
@@ -171,6 +195,7 @@ pub fn eval_error<const R: bool, E: Evaluator<Othello<R>>>(eval: &E, sample: &Sa
 mod tests {
     use super::*;
     use crate::eval::handmade::HandmadeEval;
+    use crate::obf;
 
     #[test]
     fn self_play_lines_are_legal_and_labelled_exactly_at_the_end() {
@@ -225,5 +250,37 @@ mod tests {
         // Reproducible from the seed.
         let again = self_play::<true, _>(&HandmadeEval::<true>, &mut Rng::new(5), &config, &mut tt);
         assert_eq!(again, line);
+    }
+
+    /// Training's solves (16 empties or fewer), whose move choices make its
+    /// self-play games, search as they did when the committed weights were
+    /// made: their node counts are pinned here. A change to them means
+    /// `orca train` no longer makes those weights, and they must be made
+    /// again with it (then the counts here follow).
+    #[test]
+    fn solves_search_as_when_the_weights_were_made() {
+        let text = include_str!("../../data/obf/fforum-1-19.obf");
+        let evals = crate::eval::Evaluators::default();
+        let stop = AtomicBool::new(false);
+        let mut nodes = Vec::new();
+        for problem in obf::parse(text).unwrap().iter().take(4) {
+            let b = problem.position.state().0;
+            assert!(b.empties() <= 16);
+            let mut tt = TranspositionTable::new(4);
+            let mut solver = Solver::<false, _>::new(&mut tt, &evals.othello, &stop, None, None, 0)
+                .with_settings(SOLVER_SETTINGS);
+            solver.best_move(b).unwrap();
+            nodes.push(solver.nodes);
+            let mut tt = TranspositionTable::new(4);
+            let mut solver =
+                Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0)
+                    .with_settings(SOLVER_SETTINGS);
+            solver.solve(b, -64, 64);
+            nodes.push(solver.nodes);
+        }
+        assert_eq!(
+            nodes,
+            [42209, 43179, 27723, 32702, 92765, 96854, 101311, 54174]
+        );
     }
 }

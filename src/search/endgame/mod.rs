@@ -44,7 +44,8 @@ use crate::eval::{DISC, Evaluator};
 use crate::game::{Board, Move, Othello, Square};
 use ordering::MoveList;
 use probcut::{SELECTIVE_EMPTIES, SELECTIVE_Z};
-use settings::{LARGE_SETTINGS, REVERSED_LARGE_SETTINGS, SMALL_SETTINGS, Settings};
+use settings::{LARGE_SETTINGS, REVERSED_LARGE_SETTINGS, SMALL_SETTINGS};
+pub(crate) use settings::{OrderWeights, Settings};
 
 /// From this many empties a solve is "large": its windows are clamped to
 /// +-64, it starts with a window of `ASPIRATION_WINDOW` discs either side of
@@ -156,6 +157,14 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             aborted: false,
             level: EXACT,
         }
+    }
+
+    /// This solver with `settings` for its small solves, in place of
+    /// [`SMALL_SETTINGS`]; a large root still takes the large settings of its
+    /// rules ([`Self::settings_for_root`]). Training names its own, frozen.
+    pub(crate) fn with_settings(mut self, settings: Settings) -> Self {
+        self.settings = settings;
+        self
     }
 
     /// The final score under these rules of a finished game.

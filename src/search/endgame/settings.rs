@@ -69,23 +69,23 @@ pub(super) const LARGE_ETC_EMPTIES: u32 = 11;
 /// first): the key of a move, higher tried first, adds these weights times
 /// the features of the position it leads to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct OrderWeights {
+pub(crate) struct OrderWeights {
     /// Per reply of the opponent (subtracted).
-    pub(super) mobility: i32,
+    pub(crate) mobility: i32,
     /// Per corner among those replies, on top of `mobility` (subtracted).
-    pub(super) corner_reply: i32,
+    pub(crate) corner_reply: i32,
     /// Per empty square next to the mover's discs, where the opponent may
     /// play later (subtracted).
-    pub(super) potential: i32,
+    pub(crate) potential: i32,
     /// For a move into an odd region.
-    pub(super) parity: i32,
+    pub(crate) parity: i32,
     /// Per disc of the mover made stable by a corner ([`corner_discs`](crate::eval::stability::corner_discs)).
-    pub(super) corner_stable: i32,
+    pub(crate) corner_stable: i32,
     /// Times the [`SQUARE_VALUE`](super::ordering::SQUARE_VALUE) of the move's square.
-    pub(super) square: i32,
+    pub(crate) square: i32,
     /// Per disc of the evaluation search that orders moves from
     /// [`EVAL_ORDER_EMPTIES`] (from [`FAR_VALUE_EMPTIES`]: [`W_VALUE_FAR`]).
-    pub(super) value: i32,
+    pub(crate) value: i32,
 }
 
 impl OrderWeights {
@@ -103,10 +103,8 @@ impl OrderWeights {
     }
 }
 
-/// The order of small solves, measured on FFO #40-44 (nodes searched), kept
-/// as it is for every solve of training (16 empties or fewer): their move
-/// choices decide the self-play lines, so the committed weights stay what
-/// `orca train` makes.
+/// The order of small solves, measured on FFO #40-44 (nodes searched). The
+/// same as training's frozen order ([`crate::train::selfplay::SOLVER_SETTINGS`]).
 pub(super) const SMALL_ORDER: OrderWeights = OrderWeights {
     mobility: 64,
     corner_reply: 64,
@@ -163,23 +161,23 @@ pub(super) const REVERSED_LARGE_ORDER: OrderWeights = OrderWeights {
 };
 
 /// How a solve orders its moves and how near the end it uses the table: one
-/// set for small solves, kept as it is for every solve of training, and one
+/// set for small solves (training names its own, frozen), and one
 /// per rules for large solves (from [`LARGE_SOLVE_EMPTIES`](super::LARGE_SOLVE_EMPTIES)), which a solve
 /// takes at its root ([`Solver::settings_for_root`](super::Solver::settings_for_root)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Settings {
+pub(crate) struct Settings {
     /// The weights of the fastest-first ranking.
-    pub(super) order: OrderWeights,
+    pub(crate) order: OrderWeights,
     /// Whether the shallow search that ranks no moves (at 5 empties in
     /// large solves) tries, within each parity group, corners first and
     /// X-squares last: large solves under standard rules. FFO #45, #48, #49, #51: 3.8% fewer nodes, 1.4% faster
     /// (6 paired runs); FFO #53 1.8% fewer nodes; also at 4 empties: 4.3%
     /// fewer nodes but slower per node; every class of square apart
     /// ([`SQUARE_VALUE`](super::ordering::SQUARE_VALUE)'s seven): 3.8%; under reversed rules +0.5% nodes.
-    pub(super) square_classes: bool,
+    pub(crate) square_classes: bool,
     /// From this many empties a node looks its children up in the table
     /// before it searches them (ETC).
-    pub(super) etc_empties: u32,
+    pub(crate) etc_empties: u32,
     /// Whether ETC runs at nodes expected to search all their moves too.
     /// There it almost never cuts (FFO #45, #48, #49, #51, at 11 empties:
     /// 0.2% of them, against 10% of the nodes expected to cut), but it waits
@@ -187,13 +185,13 @@ pub(super) struct Settings {
     /// more nodes, 0.6-3.4% faster (FFO #45, #48, #49, #51 4 of 4 paired
     /// runs, #53 2 of 2, #50 and #52 1 of 2); with ETC then from 10 empties,
     /// 1.8% slower, from 12 +1.2% nodes and 1.5% slower (2 paired runs each).
-    pub(super) etc_where_all_expected: bool,
+    pub(crate) etc_where_all_expected: bool,
     /// Whether the searches without the table rank the moves of nodes of 6
     /// empties or more fastest first ([`Solver::shallow_fastest_first`](super::Solver::shallow_fastest_first))
     /// rather than by parity and square class alone.
-    pub(super) fastest_first_at_shallow: bool,
+    pub(crate) fastest_first_at_shallow: bool,
     /// The most empties searched without the table.
-    pub(super) shallow_empties: u32,
+    pub(crate) shallow_empties: u32,
     /// Whether a null-window node far enough from the end to rank its moves
     /// by evaluation searches ([`EVAL_ORDER_EMPTIES`]) first tries its hash
     /// move, and runs those searches only if that move fails to cut. The
@@ -203,11 +201,12 @@ pub(super) struct Settings {
     /// (no evaluation searches): FFO #45, #48, #49, #51 +0.1% nodes, 1.0%
     /// faster; #50, #52 +0.6%, 0-1.7% faster; #53 +3.0%, 1.8-2.4% slower
     /// (2 paired runs each); not taken.
-    pub(super) evaluate_after_hash_move: bool,
+    pub(crate) evaluate_after_hash_move: bool,
 }
 
-/// The settings of small solves: the order and depths training's solves
-/// made the committed weights with.
+/// The settings of small solves (under [`LARGE_SOLVE_EMPTIES`](super::LARGE_SOLVE_EMPTIES)). They equal
+/// training's frozen [`crate::train::selfplay::SOLVER_SETTINGS`], but only
+/// training needs those to stay as they are.
 pub(super) const SMALL_SETTINGS: Settings = Settings {
     order: SMALL_ORDER,
     square_classes: false,

@@ -186,38 +186,8 @@ fn selective_passes_keep_the_exact_score() {
     }
 }
 
-/// Solves of 16 empties or fewer -- every solve of training, whose move
-/// choices make its self-play games -- search as they did when the
-/// committed weights were made: their node counts are pinned here. A
-/// change to them means `orca train` no longer makes those weights, and
-/// they must be made again with it (then the counts here follow).
-#[test]
-fn small_solves_search_as_training_did() {
-    let text = include_str!("../../../data/obf/fforum-1-19.obf");
-    let evals = crate::eval::Evaluators::default();
-    let stop = AtomicBool::new(false);
-    let mut nodes = Vec::new();
-    for problem in obf::parse(text).unwrap().iter().take(4) {
-        let b = problem.position.state().0;
-        assert!(b.empties() <= 16);
-        let mut tt = TranspositionTable::new(4);
-        let mut solver = Solver::<false, _>::new(&mut tt, &evals.othello, &stop, None, None, 0);
-        solver.best_move(b).unwrap();
-        nodes.push(solver.nodes);
-        let mut tt = TranspositionTable::new(4);
-        let mut solver =
-            Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0);
-        solver.solve(b, -64, 64);
-        nodes.push(solver.nodes);
-    }
-    assert_eq!(
-        nodes,
-        [42209, 43179, 27723, 32702, 92765, 96854, 101311, 54174]
-    );
-}
-
 /// Large solves take the large settings of their rules, small ones keep
-/// training's.
+/// those the solver was made with.
 #[test]
 fn large_solves_take_the_settings_of_their_rules() {
     let text = include_str!("../../../data/obf/fforum-40-59.obf");
@@ -232,7 +202,7 @@ fn large_solves_take_the_settings_of_their_rules() {
     let mut solver = Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0);
     solver.solve(b, -64, 64);
     assert_eq!(solver.settings, LARGE_SETTINGS);
-    // A small solve keeps training's settings.
+    // A small solve keeps the settings of small solves, or those given.
     let small = obf::parse(include_str!("../../../data/obf/fforum-1-19.obf")).unwrap()[0]
         .position
         .state()
@@ -242,6 +212,17 @@ fn large_solves_take_the_settings_of_their_rules() {
     let mut solver = Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0);
     solver.solve(small, -64, 64);
     assert_eq!(solver.settings, SMALL_SETTINGS);
+    let mut tt = TranspositionTable::new(16);
+    let mut solver = Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0)
+        .with_settings(REVERSED_LARGE_SETTINGS);
+    solver.solve(small, -64, 64);
+    assert_eq!(solver.settings, REVERSED_LARGE_SETTINGS);
+    // A large root still takes the large settings of its rules.
+    let mut tt = TranspositionTable::new(16);
+    let mut solver = Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0)
+        .with_settings(SMALL_SETTINGS);
+    solver.solve(b, -64, 64);
+    assert_eq!(solver.settings, LARGE_SETTINGS);
 }
 
 /// Ranking moves by evaluation searches only once a hash move failed to
