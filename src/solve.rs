@@ -14,13 +14,9 @@ use crate::search::endgame::Solver;
 /// plies short of the end...
 const SEED_GAP: u32 = 16;
 
-/// ...and never goes deeper than this. The midgame search runs at a fifth of the
-/// solver's speed, so a deep seed can cost more than the whole solve: with the
-/// depth `empties - 12` it once was, FFO #39 (26 empties) took 28 s, 27 s of it
-/// seeding, against 0.01 s now; FFO #59 (34 empties) did not finish in 40 min,
-/// and takes 0.01 s now. On FFO #44, 45, 47-49 a depth-6 seed leaves 748 M
-/// nodes to search against 963 M without one; seeds of depth 8 or 10 leave
-/// about as many (754 M, 746 M).
+/// ...and never goes deeper than this. The midgame search runs at a fifth of
+/// the solver's speed, so a deep seed can cost more than the whole solve, and
+/// deeper seeds leave no fewer nodes to search.
 const SEED_MAX_DEPTH: u32 = 6;
 
 /// What to compute.

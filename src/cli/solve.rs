@@ -20,19 +20,8 @@ pub struct SolveArgs {
     /// thread and one table each (the answers never depend on it).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    // 256 MB: a larger table saves nodes, but on the 2-core VM measured (an
-    // Intel Xeon) each probe waits longer, even on 2 MB pages: FFO #53 with
-    // 512 MB -2.3% nodes, 4.8% slower; with 1 GB -3.3% (#54 -6.4%) at 18-19 M
-    // nodes/s against 24-25 M. 128 MB: +3.6% nodes, no faster. On an AMD
-    // EPYC VM too (FFO #53, 2 paired runs): 1 GB -3.0% nodes, 16-19% slower;
-    // 128 MB +3.1% nodes, 0.9% slower. A second, small table (4 to 64 MB)
-    // for the nodes of 8 up to 9, 10 or 11 empties, so that their probes
-    // hit the cache: FFO #45, #48, #49, #51 +0.4% to +2.8% nodes, no faster
-    // (one run each). 64 MB on all of fforum-40-59 (paired with 256 MB): +5.8%
-    // nodes, 492.9 s against 490.3 s; faster below 28 empties, slower on #54
-    // (+3.4%) and #55 (+1.1%). Again on an AMD EPYC (Zen 3) VM, whose memory
-    // is slower still: 64 MB 749.2 s (12.15 G nodes, +5.9%) against 758.9 s,
-    // paired, inside that VM's run-to-run spread.
+    // 256 MB by default: larger tables save a few nodes but each probe waits
+    // longer (docs/tuning.md, "The table").
     /// Transposition table size in MB (per thread).
     #[arg(long, default_value_t = 256)]
     hash: usize,

@@ -97,10 +97,7 @@ const fn squares(list: &[u8]) -> u64 {
     mask
 }
 
-/// The canonical square sets (a1 = 0, h1 = 7, a8 = 56). A 10-square corner
-/// triangle (a1-d1, a2-c2, a3-b3, a4) as a twelfth family was measured: the
-/// same test error per stage, 2.7% more solver nodes on FFO #45, #48, #49,
-/// #51; dropped.
+/// The canonical square sets (a1 = 0, h1 = 7, a8 = 56).
 const CANONICAL: [(&str, u64); 11] = [
     // The top edge with the two X-squares.
     ("edge+2x", squares(&[0, 1, 2, 3, 4, 5, 6, 7, 9, 14])),

@@ -171,11 +171,8 @@ pub fn stable_with_full_lines(own: u64, full: (u64, u64, u64, u64)) -> u64 {
 
 /// The discs of `own` joined to an own corner by an unbroken run of own
 /// discs along an edge: stable, but the step-by-step test finds them only
-/// one square per step. Seeded with them, the test took 3 steps on average
-/// rather than 6 in the solver (FFO #45, #48, #49, #51), which then ran
-/// 0-3% faster over 6 paired runs (mean 1.5%), same tree. Seeding it with
-/// every edge disc an exact analysis of the edge's own play shows stable
-/// (Edax's edge table) instead: only 0.4% fewer nodes on those positions.
+/// one square per step. Seeded with them, the test takes about half the
+/// steps.
 #[inline(always)]
 fn edge_runs(own: u64) -> u64 {
     // Occluded fills from the corners, along rows 1 and 8 both ways and
@@ -223,10 +220,7 @@ fn stability_step(own: u64, s: u64, (h_ok, v_ok, dr_ok, dl_ok): (u64, u64, u64, 
 /// soon as fewer than `needed` of them can be stable: the solver wants them
 /// only when they bound the score enough to cut. One step of the stability
 /// test with every disc of `own` taken as stable bounds the result from
-/// above (the test only keeps discs), so most calls stop there. Stopping
-/// the test as soon as `needed` discs are stable (the set only grows step
-/// by step), with a weaker bound returned then: FFO #40-42, #44, #47 0.12%
-/// fewer instructions under cachegrind and 0.04% more nodes; not taken.
+/// above (the test only keeps discs), so most calls stop there.
 #[inline]
 pub fn stable_discs_at_least(own: u64, other: u64, needed: u32) -> Option<u64> {
     let full = full_lines(own | other);

@@ -20,13 +20,8 @@ use crate::game::{Board, Move, Othello, Variant};
 pub const SCALE: i32 = 64;
 
 /// Game stages: one weight set per 4 empty squares (0-3, 4-7, ..., 56-60).
-/// Finer stages were fitted on the committed training's 7.36 M positions
-/// (labelled once, then refitted): with one set per 2 empty squares, each
-/// stage's test error at 8-31 empties lay within 0.45 disc of the 4-square
-/// stage holding it, on average no better, and FFO #45, #48, #49, #51
-/// needed 11.3% more nodes (487.0 M against 437.6 M); one set per square
-/// erred as much. Not taken: the errors come from the model and the labels,
-/// not the stages.
+/// Finer stages erred no less: the errors come from the model and the
+/// labels, not the stages (`docs/tuning.md`, "Evaluation and training").
 pub const STAGES: usize = 15;
 
 /// Mobility counts above this share the last weight.

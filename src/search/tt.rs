@@ -165,11 +165,7 @@ impl TranspositionTable {
     /// it never changes what the table holds or returns. Non-temporal: a
     /// bucket is used once or twice, then seldom again, so it should displace
     /// as little as possible of what stays hot (the evaluation's weights, the
-    /// move lists): FFO #45, #48, #49, #51 took 1.5% less time than with an
-    /// ordinary prefetch (6 paired runs; on an Intel Xeon VM 2.4% less, 6 of
-    /// 6). Prefetching at nodes expected to fail high only the best-ranked
-    /// children: FFO #50 in the same time (4 paired runs); not at all from
-    /// 10 empties: 1.5% slower.
+    /// move lists).
     #[inline]
     pub fn prefetch(&self, key: u64) {
         let bucket: *const Bucket = &self.buckets[self.bucket(key)];

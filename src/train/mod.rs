@@ -42,19 +42,11 @@ pub struct TrainConfig {
     /// Use at most this many WTHOR games (all when `None`).
     pub wthor_games: Option<usize>,
     /// Label exactly the late positions of one WTHOR game in this many.
-    /// Every game (1) was measured, before the deep games: 2.6 M exact
-    /// positions instead of 0.9 M, the evaluation 0.1-0.2 disc closer to
-    /// exact scores, and the solver's nodes on FFO #45, #48-#54 within noise
-    /// (-1.1%); not worth the time.
     pub exact_every: usize,
     /// Label exactly, further back, the positions of one WTHOR game in this
     /// many (0: none) with at most `deep_empties` empty squares. There a
     /// game's recorded result is as far from the exact score as the
     /// evaluation itself, so unsolved positions in that range are left out.
-    /// One game in four rather than eight was measured: 1.48 M exact
-    /// positions instead of 1.19 M, data 4003 s instead of 2333 s, and the
-    /// large solver's nodes went up, not down (FFO #45, #48, #49, #51
-    /// +1.5%, #50 and #52 +3.5%); not taken.
     pub deep_every: usize,
     /// Deep games are solved from this many empty squares on.
     pub deep_empties: u32,

@@ -87,14 +87,8 @@ fn salt(reversed: bool) -> u64 {
 /// `unlabelled_empties`, and the line's result for the rest. The result of a
 /// game is a poor label for its late positions, once a single mistake can turn
 /// it, and enough lines are solved to cover them. `test` marks every sample
-/// as held out.
-///
-/// Further back the game's result stays. Blended half and half with a search
-/// of the committed weights two or four moves deep (positions of 21-31
-/// empties, refitted on the committed training's positions), it gave the
-/// large solver -0.05% and -0.15% nodes (FFO #45, #48, #49, #51), and left
-/// the evaluation as far from the exact scores of the positions after every
-/// move of the FFO and `hard-20` files (8.4 discs on average): not taken.
+/// as held out. Further back the game's result stays (a blend with a shallow
+/// search did not label better).
 pub fn label<const R: bool, E: Evaluator<Othello<R>>>(
     line: &Line,
     eval: &E,

@@ -142,9 +142,8 @@ pub(super) fn odd_quadrants(empty: u64) -> u64 {
 
 impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVERSED, E> {
     /// The score with one empty square `x` left. Always inlined: left to the
-    /// compiler it stayed a call inside `solve_2`, which then saved and
-    /// restored its vector registers around it (FFO #45, #48, #49, #51: 0.9%
-    /// faster over 12 paired runs).
+    /// compiler it stayed a call inside `solve_2`, which then saved and restored
+    /// its vector registers around it.
     #[inline(always)]
     pub(super) fn solve_1(&mut self, player: u64, opponent: u64, x: u8) -> i32 {
         self.nodes += 1;
@@ -246,11 +245,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         -self.solve_3(opponent, player, -alpha - 1, empty, true)
     }
 
-    /// The score with four empty squares left (null window above `alpha`):
-    /// the shallow search unrolled, same order and same stability check, so
-    /// the same tree (FFO #45, #48, #49, #51: 2.3% faster, 6 paired runs).
-    /// Never inlined: the shallow search stays small (0.9% faster over 12
-    /// paired runs than leaving it to the compiler).
+    /// The score with four empty squares left (null window above `alpha`): the
+    /// shallow search unrolled, same order and same stability check, so the same
+    /// tree. Never inlined, so that the shallow search that calls it stays small.
     #[inline(never)]
     pub(super) fn solve_4(
         &mut self,

@@ -48,18 +48,15 @@ use settings::{LARGE_SETTINGS, REVERSED_LARGE_SETTINGS, SMALL_SETTINGS};
 pub(crate) use settings::{OrderWeights, Settings};
 
 /// From this many empties a solve is "large": its windows are clamped to
-/// +-64, it starts with a window of `ASPIRATION_WINDOW` discs either side of
-/// a guess, and from `SELECTIVE_EMPTIES` it runs selective passes first.
-/// Smaller solves -- all of training's, 16 empties or fewer -- keep the plain
-/// search, which costs them little and keeps them move for move as before, so
-/// that the committed weights stay what `orca train` makes.
+/// +-64, it starts with a window of `ASPIRATION_WINDOW` discs either side of a
+/// guess, from `SELECTIVE_EMPTIES` it runs selective passes first, and it
+/// takes the large settings. Smaller solves -- all of training's, 16 empties
+/// or fewer -- keep the plain search, which costs them little and keeps them
+/// move for move as when the committed weights were made.
 const LARGE_SOLVE_EMPTIES: u32 = 18;
 
-/// Half the first window of a large solve (FFO #45, #48, #49, #51: 20% fewer
-/// nodes than one wide window; fforum-20-39: 9%; 3 and 8 discs did less).
-/// The exact pass after the selective ones searched the same tree with half
-/// windows of 1, 2, 3 and 5 on those four: its guess is right, and each
-/// principal-variation node tries the best move first.
+/// Half the first window of a large solve: most scores fall inside it, and
+/// the exact pass after the selective ones has a good guess.
 const ASPIRATION_WINDOW: i32 = 5;
 
 /// Depth of the evaluation search that guesses the score when the table has none.

@@ -82,11 +82,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             // but the subtrees of the siblings searched since may have pushed
             // it out again (a non-temporal prefetch fills the first cache
             // level only). Asked again here, it costs next to nothing if it
-            // is still there and otherwise arrives during the ordering below:
-            // FFO #45, #48, #49, #51 1.0% faster (6 of 6 paired runs), same
-            // tree. The parent's prefetches still pay with it: leaving them
-            // out below the ETC depth 5% slower, only the best-ranked child's
-            // at every node 2% slower.
+            // is still there and otherwise arrives during the ordering below.
             self.tt.prefetch(key);
         }
         self.nodes += 1;
@@ -104,13 +100,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
 
         // Near the end (no evaluation search) the moves are ordered before
         // the table is asked: the probe's wait for memory overlaps the
-        // ordering, and a hash move only moves to the front afterwards. Same
-        // tree; below the ETC depth FFO #45, #48, #49, #51 1.5% faster over
-        // 12 paired runs (8 of 12), though a table cutoff now wastes the
-        // ordering; at the ETC nodes of 11-13 empties too, once nodes asked
-        // again for their own bucket (above), another 0.7% (6 of 6), FFO
-        // #50, #52 0.4% (4 of 4). Probing first and searching a hash move
-        // before the other moves are ranked: 1.8% slower (6 of 6).
+        // ordering, and a hash move only moves to the front afterwards (the
+        // same tree; a table cutoff wastes the ordering, yet it pays).
         let slot = list_slot(empties, passed);
         if ordered_early {
             self.order(&board, moves, NO_MOVE, slot, !expect_cut);
@@ -356,11 +347,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     }
 
     /// An upper bound on the score from the discs that can never change colour,
-    /// computed only when it might be low enough to cut. Where it pays
-    /// depends on the position: on FFO #48 (+28) it was computed at 8.4 M of
-    /// the 65 M nodes and cut at 3.9 M of them, 40% of the nodes of 5 and 7
-    /// empties; on FFO #53 (-2) it cut at under 1% of the nodes of 8-13
-    /// empties.
+    /// computed only when it might be low enough to cut. How often it cuts
+    /// depends on the position (`docs/tuning.md`, "Stability cutoff").
     #[inline(always)]
     pub(super) fn stability_bound(&self, board: &Board, alpha: i32) -> Option<i32> {
         // Standard rules: the opponent keeps its stable discs; reversed rules:
@@ -371,10 +359,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             (board.opponent, board.player)
         };
         // Without a corner, stable discs are rare (only on full lines): not
-        // worth the look. Skipping a cutoff never changes a result. Looking
-        // only when alpha >= 0 in large solves (Edax gates the test by
-        // alpha too): FFO #45, #48, #49, #51 +0.6% nodes, 0.2% and 2.7%
-        // faster in 2 paired runs, within noise.
+        // worth the look. Skipping a cutoff never changes a result.
         if 64 - 2 * (burden_side.count_ones() as i32) > alpha || burden_side & CORNERS == 0 {
             return None;
         }
@@ -383,12 +368,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         Self::stable_bound(burden_side, other, needed)
     }
 
-    /// The bound itself, out of line: the test above, inlined into every
-    /// caller, turns most nodes away without a call (FFO #45, #48, #49, #51:
-    /// 1.2% faster, 6 paired runs). `None` when fewer than `needed` discs can
-    /// be stable, found after one step of the test: it could not cut (same
-    /// tree; FFO #45, #48, #49, #51 0.9% faster, 5 of 6 paired runs, then
-    /// 0.3%, 4 of 4; FFO #50, #52 0.7%, 3 of 4).
+    /// The bound itself, out of line: the test above, inlined into every caller,
+    /// turns most nodes away without a call. `None` when fewer than `needed`
+    /// discs can be stable, found after one step of the test: it could not cut.
     #[inline(never)]
     pub(super) fn stable_bound(burden_side: u64, other: u64, needed: u32) -> Option<i32> {
         stable_discs_at_least(burden_side, other, needed).map(|s| 64 - 2 * s.count_ones() as i32)

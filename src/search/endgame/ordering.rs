@@ -52,18 +52,10 @@ pub(super) fn sort_depth(empties: u32) -> u32 {
 /// From this many empties the ordering search looks one move ahead...
 /// (17, not lower: training's solves, 16 empties or fewer, keep their order.)
 pub(super) const SORT_DEPTH_1: u32 = 17;
-/// ...from this many, two (17 and 20 rather than 18 and 22 since the
-/// evaluation became twice as fast: FFO #45, #48, #49, #51 8.4% fewer nodes
-/// and 5.5% less time; 12 WTHOR positions of 26 empties 4.4% fewer nodes,
-/// FFO #53 7.4%; two moves ahead from 19 saved 1-2% more nodes but cost more
-/// time)...
+/// ...from this many, two...
 pub(super) const SORT_DEPTH_2: u32 = 20;
 /// ...and from this many, four: the few nodes this far from the end root the
-/// largest subtrees. Against two moves ahead: 12 WTHOR positions of 26
-/// empties 12% fewer nodes, FFO #53 2.7%, #54 1.6%, FFO #45, #48, #49, #51
-/// 0.6%. From 23 or 24 empties, or from 27, did less overall. With one and
-/// two moves ahead from 17 and 20, three moves ahead at 23-24 empties cost
-/// nodes: FFO #45, #48, #49, #51 +1.7%, FFO #53 +2.4%, the 26-empty set +4.9%.
+/// largest subtrees. (The tiers: `docs/tuning.md`, "Move ordering".)
 pub(super) const SORT_DEPTH_4: u32 = 25;
 
 impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVERSED, E> {
@@ -107,26 +99,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // Children that will probe the table have their buckets loaded now:
         // all of them where ETC probes them all at once, or where every move
         // is expected to be searched; nearer the end, at a node expected to
-        // cut, only each child that ranks best so far (2.2 a node at 9
-        // empties on FFO #45), as such nodes nearly always cut on their
-        // first move and this machine keeps only a few misses in flight: a
-        // burst of prefetches stalls on the later ones. The rest follow if
-        // the first move fails to cut ([`Self::prefetch_unsearched`]). FFO
-        // #45, #48, #49, #51, same tree: best so far at every node 1.5%
-        // faster over 6 paired runs (6 of 6); all children at nodes expected
-        // to search them all another 0.8-1.1% (6 of 6, 9 of 12). Ranking the
-        // moves of nodes expected to search them all by their replies alone
-        // (corners weighted), as their order rarely matters: +0.3% nodes,
-        // the same time (6 paired runs): the features cost little beside
-        // the memory waits. On an AMD EPYC VM later, every child's line at
-        // every node, or `prefetcht0` rather than `prefetchnta`: within
-        // noise (2 paired runs each); where all are loaded, every child's
-        // line asked for before any move is ranked (a first pass over the
-        // moves): 0.9-1.3% slower (2 paired runs). At nodes of 8 empties
-        // in large solves (children without the table), every move ranked
-        // by its replies and parity alone, as one empty nearer the end: FFO
-        // #45, #48, #49, #51 +0.7% nodes; FFO #40-42, #44, #47 +0.4% nodes
-        // and 1.25% fewer instructions; no faster in 3 paired runs.
+        // cut, only each child that ranks best so far, as such nodes nearly
+        // always cut on their first move and a CPU keeps only a few misses in
+        // flight: a burst of prefetches stalls on the later ones. The rest
+        // follow if the first move fails to cut ([`Self::prefetch_unsearched`]).
         let uses_table = self.children_use_table(empties);
         let prefetch_all = empties >= self.settings.etc_empties || expect_all;
         let mut best_key = i32::MIN;
@@ -170,20 +146,11 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
     }
 
-    /// Far from the end: adds to the key of every move left in list `slot`
-    /// (but a hash move's) the value of a shallow evaluation search of its
-    /// child. If a limit strikes meanwhile ([`Self::aborted`]), some keys
-    /// stay without it: callers check.
-    ///
-    /// Each search has the full window. Edax's bounded one (a move worse than
-    /// the node's alpha by some margin is only known to be that bad) was
-    /// measured in large solves, under cachegrind with a 64 MB table: FFO
-    /// #40-42, #44, #47 1.2%, 0.9% and 0.6% fewer instructions with margins
-    /// of 4, 8 and 12 discs, FFO #48 0.8% more with 4 (3.2% more nodes) and
-    /// 0.1% and 0.4% fewer with 8 and 16. Nodes: FFO #45, #48, #49, #51
-    /// +0.2% and -0.3% with 4 and 8 (+0.5% with 0), #53 -0.2% with 8 (+1.0%
-    /// with 2). The ordering searches are only 1-4% of the nodes (FFO #45,
-    /// #50, #53): not taken.
+    /// Far from the end: adds to the key of every move left in list `slot` (but
+    /// a hash move's) the value of a shallow evaluation search of its child. If a
+    /// limit strikes meanwhile ([`Self::aborted`]), some keys stay without it:
+    /// callers check. Each search has the full window (Edax's bounded one did
+    /// not pay here).
     pub(super) fn rank_by_evaluation(&mut self, board: &Board, slot: usize) {
         let empties = board.empties();
         let depth = sort_depth(empties);
@@ -268,9 +235,9 @@ impl MoveList {
         self.len += 1;
     }
 
-    /// Puts the move on `square` first, as [`Solver::order`] ranks a hash
-    /// move, and gives its child's hash key (no move has [`NO_MOVE`](crate::search::tt::NO_MOVE)'s code:
-    /// nothing changes then).
+    /// Puts the move on `square` first, as [`Solver::order`] ranks a hash move,
+    /// and gives its child's hash key (no move has the code of
+    /// [`NO_MOVE`](crate::search::tt::NO_MOVE): nothing changes then).
     #[inline]
     pub(super) fn promote(&mut self, square: u8) -> Option<u64> {
         let mut child_key = None;

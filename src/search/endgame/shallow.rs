@@ -15,8 +15,9 @@ pub(super) const X_SQUARES: u64 = 0x0042_0000_0000_4200;
 impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVERSED, E> {
     /// Null-window search of a position with few empties: no table, no move
     /// list, the moves tried square by square, those of odd quadrants first
-    /// (parity), in large solves corners first and X-squares last within
-    /// each group ([`Settings::square_classes`](super::settings::Settings::square_classes)). Fail-soft.
+    /// (parity), in large solves corners first and X-squares last within each
+    /// group ([`Settings::square_classes`](super::settings::Settings::square_classes)).
+    /// Fail-soft.
     pub(super) fn shallow(&mut self, player: u64, opponent: u64, alpha: i32, passed: bool) -> i32 {
         let empty = !(player | opponent);
         match empty.count_ones() {
@@ -32,8 +33,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             _ => {}
         }
         // The legal moves first (one vector fill), so that no flips are
-        // computed for squares that are no move: FFO #45, #48, #49, #51 1.6%
-        // faster (6 paired runs), same tree. At 4 empties or fewer the
+        // computed for squares that are no move. At 4 empties or fewer the
         // squares are tried directly (no faster there).
         self.shallow_known_moves(
             player,
@@ -137,23 +137,12 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         best
     }
 
-    /// [`Self::shallow`] at 6 and 7 empties ([`LARGE_SHALLOW`]) in large
-    /// solves, `moves` being the legal moves: the moves ranked fastest first
-    /// by the replies they leave (corner replies weighted) and parity, the
-    /// weights of [`Settings::order`](super::settings::Settings::order), without the table. The replies,
-    /// once found, are passed on to the child's search. At 6 empties,
-    /// against parity and square classes (the table still from 7): FFO #45,
-    /// #48, #49, #51 6.9% fewer nodes, 0.6-1.8% faster (4 of 4 paired runs);
-    /// #50, #52 5.4% fewer, 0.1-1.9% faster (2 of 2); #53 13.9% fewer,
-    /// 2.1-4.7% faster (2 of 2); FFO #45 under reversed rules
-    /// 0.9% fewer, 0.4-3.0% faster (2 of 2). Ranking by potential mobility
-    /// instead of replies (no move generation): 3.1% fewer nodes, no faster;
-    /// with every feature of [`Self::order`] (potential mobility,
-    /// corner-stable discs, square values) 7.4% fewer, less faster (0.6%,
-    /// 0.8%). Searching 6-empty nodes through the table code, unprobed: as
-    /// many nodes saved, no faster. Corner replies at 0, 48 or 192 (for 96),
-    /// parity at 0, 8 or 32 (for 16): within 0.5% of the nodes. The same
-    /// order at 5 empties too: 0.2% fewer nodes, no faster.
+    /// [`Self::shallow`] at 6 and 7 empties ([`LARGE_SHALLOW`]) in large solves,
+    /// `moves` being the legal moves: the moves ranked fastest first by the
+    /// replies they leave (corner replies weighted) and parity, the weights of
+    /// [`Settings::order`](super::settings::Settings::order), without the table.
+    /// The replies, once found, are passed on to the child's search. Cheaper than
+    /// the full ranking of [`Self::order`] and nearly as good this near the end.
     #[inline(never)]
     pub(super) fn shallow_fastest_first(
         &mut self,
