@@ -18,6 +18,7 @@ use crate::eval::{Evaluator, Evaluators};
 use crate::game::{AnyPosition, Color, Position};
 use crate::perft::{PassRule, perft_until};
 use crate::search::time::{self, Clock};
+use crate::search::tt::TableError;
 use crate::search::{Iteration, Limits, Solvable, TranspositionTable, think};
 
 /// Default transposition table size in megabytes.
@@ -25,6 +26,21 @@ pub const DEFAULT_HASH_MB: usize = 64;
 
 /// Largest transposition table the `Hash` option accepts, in megabytes.
 pub const MAX_HASH_MB: usize = 16 * 1024;
+
+/// A forced answer (a pass, or the single legal move of a timed search) is
+/// still given a value worth reporting: positions with at most this many
+/// empty squares are solved exactly, which takes milliseconds...
+pub const FORCED_SOLVE_EMPTIES: u32 = 14;
+
+/// ...and larger ones are searched this deep (a few milliseconds).
+pub const FORCED_DEPTH: u32 = 8;
+
+/// The node budget of that search, so that a forced answer still comes at
+/// once, whatever the position.
+pub const FORCED_NODES: u64 = 500_000;
+
+/// Its time budget, for a machine too busy for the node budget to be quick.
+pub const FORCED_TIME: Duration = Duration::from_millis(50);
 
 /// The limits of one `go`, as the protocols give them (milliseconds and counts).
 /// p1 is the first player (black, X).
@@ -196,10 +212,61 @@ impl std::fmt::Display for Busy {
 
 impl std::error::Error for Busy {}
 
+/// Why the engine could not start.
+#[derive(Debug)]
+pub enum StartError {
+    /// The transposition table's memory is not there.
+    Table(TableError),
+    /// The search thread could not be started.
+    Thread(std::io::Error),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Table(e) => e.fmt(f),
+            StartError::Thread(e) => write!(f, "cannot start the search thread: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// Why the table was not resized; the old one is kept either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResizeError {
+    /// A search or perft is running.
+    Busy,
+    /// The memory for the new table is not there.
+    Table(TableError),
+}
+
+impl std::fmt::Display for ResizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResizeError::Busy => Busy.fmt(f),
+            ResizeError::Table(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ResizeError {}
+
+impl From<Busy> for ResizeError {
+    fn from(_: Busy) -> ResizeError {
+        ResizeError::Busy
+    }
+}
+
 enum Job {
     Go(GoRequest),
-    Perft { position: AnyPosition, depth: u32 },
-    Resize(usize),
+    Perft {
+        position: AnyPosition,
+        depth: u32,
+    },
+    /// Use this table from now on (allocated by the caller, so that a failure
+    /// is reported at once and the old table stays).
+    Replace(TranspositionTable),
     Clear,
 }
 
@@ -220,7 +287,16 @@ pub struct Engine {
 impl Engine {
     /// Starts the worker with a table of `hash_mb` megabytes; `reporter` receives
     /// every report, on the worker thread.
-    pub fn start(hash_mb: usize, evaluators: Arc<Evaluators>, reporter: Reporter) -> Engine {
+    ///
+    /// # Errors
+    /// [`StartError`] when the table's memory is not there or the thread
+    /// cannot be started.
+    pub fn try_start(
+        hash_mb: usize,
+        evaluators: Arc<Evaluators>,
+        reporter: Reporter,
+    ) -> Result<Engine, StartError> {
+        let tt = TranspositionTable::try_new(hash_mb).map_err(StartError::Table)?;
         let (sender, receiver) = unbounded();
         let stop = Arc::new(AtomicBool::new(false));
         let busy = Arc::new(AtomicBool::new(false));
@@ -230,16 +306,16 @@ impl Engine {
             stop: Arc::clone(&stop),
             busy: Arc::clone(&busy),
             pending: Arc::clone(&pending),
-            tt: TranspositionTable::new(hash_mb),
+            tt,
             evaluators: Arc::clone(&evaluators),
             report: reporter,
         };
         let handle = thread::Builder::new()
             .name("orca-search".into())
             .spawn(move || worker.run())
-            .expect("spawn the search thread");
+            .map_err(StartError::Thread)?;
         let worker_thread = handle.thread().clone();
-        Engine {
+        Ok(Engine {
             jobs: Some(sender),
             stop,
             busy,
@@ -247,7 +323,17 @@ impl Engine {
             evaluators,
             worker: Some(handle),
             worker_thread,
-        }
+        })
+    }
+
+    /// [`Engine::try_start`] with a table size that cannot fail in practice
+    /// (a small fixed one).
+    ///
+    /// # Panics
+    /// When the engine cannot start; sizes a user chooses go through
+    /// [`Engine::try_start`].
+    pub fn start(hash_mb: usize, evaluators: Arc<Evaluators>, reporter: Reporter) -> Engine {
+        Engine::try_start(hash_mb, evaluators, reporter).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Queues a job. Searches and perft mark the engine busy until their final
@@ -287,12 +373,20 @@ impl Engine {
         self.submit(Job::Perft { position, depth })
     }
 
-    /// Resizes the transposition table (its contents are lost).
+    /// Resizes the transposition table (its contents are lost). The new table
+    /// is allocated and initialised here, before this returns, while the old
+    /// one is still in use: so a failure keeps the old one, and the next `go`
+    /// does not wait for the allocation.
     ///
     /// # Errors
-    /// [`Busy`] if a search is running.
-    pub fn set_hash(&self, megabytes: usize) -> Result<(), Busy> {
-        self.submit(Job::Resize(megabytes))
+    /// [`ResizeError::Busy`] if a search is running, [`ResizeError::Table`]
+    /// if the memory is not there; the old table is kept in both cases.
+    pub fn set_hash(&self, megabytes: usize) -> Result<(), ResizeError> {
+        if self.is_busy() {
+            return Err(ResizeError::Busy);
+        }
+        let table = TranspositionTable::try_new(megabytes).map_err(ResizeError::Table)?;
+        Ok(self.submit(Job::Replace(table))?)
     }
 
     /// Forgets everything learnt in the current game (the table).
@@ -322,6 +416,21 @@ impl Engine {
         }
     }
 
+    /// Waits until the table jobs queued so far (a resize, the clearing of a
+    /// new game) are done, so that a `go` sent next starts at once: what
+    /// `readyok` promises. Returns at once while a search or perft runs or
+    /// waits in the queue: the engine is then ready for `stop`.
+    pub fn ready(&self) {
+        while !self.is_busy() && self.pending.load(Ordering::SeqCst) != 0 {
+            thread::sleep(Duration::from_micros(200));
+        }
+    }
+
+    /// Whether a job is queued or running (a search, perft or table job).
+    pub fn has_pending_jobs(&self) -> bool {
+        self.pending.load(Ordering::SeqCst) != 0
+    }
+
     /// The evaluations in use (for the static `eval` command).
     pub fn evaluators(&self) -> &Evaluators {
         &self.evaluators
@@ -336,6 +445,26 @@ impl Drop for Engine {
         if let Some(worker) = self.worker.take() {
             let _ = worker.join();
         }
+    }
+}
+
+/// The limits of the search that values a forced answer: exact when the
+/// position is small, else shallow; always within [`FORCED_NODES`] and
+/// [`FORCED_TIME`], and never beyond the limits the `go` itself set.
+fn forced_limits(limits: &Limits, empties: u32) -> Limits {
+    let depth = if empties <= FORCED_SOLVE_EMPTIES {
+        empties.max(1)
+    } else {
+        FORCED_DEPTH
+    };
+    let hard = limits
+        .budget
+        .map_or(FORCED_TIME, |b| b.hard.min(FORCED_TIME));
+    Limits {
+        start: limits.start,
+        depth: Some(limits.depth.map_or(depth, |d| d.min(depth))),
+        nodes: Some(limits.nodes.map_or(FORCED_NODES, |n| n.min(FORCED_NODES))),
+        budget: Some(time::Budget { soft: hard, hard }),
     }
 }
 
@@ -367,7 +496,7 @@ impl Worker {
                     self.busy.store(false, Ordering::SeqCst);
                     (self.report)(Report::PerftDone { total, stopped });
                 }
-                Job::Resize(megabytes) => self.tt = TranspositionTable::new(megabytes),
+                Job::Replace(table) => self.tt = table,
                 Job::Clear => self.tt.clear(),
             }
             self.pending.fetch_sub(1, Ordering::SeqCst);
@@ -399,32 +528,38 @@ impl Worker {
         eval: &E,
         request: &GoRequest,
     ) -> SearchDone {
-        let quick = |best: BestMove| SearchDone {
-            best,
-            info: None,
-            nodes: 0,
-            elapsed: request.received.elapsed(),
-        };
         if position.is_over() {
             (self.report)(Report::Note("game over: no move to search".into()));
-            return quick(BestMove::None);
+            return SearchDone {
+                best: BestMove::None,
+                info: None,
+                nodes: 0,
+                elapsed: request.received.elapsed(),
+            };
         }
-        if position.must_pass() {
-            (self.report)(Report::Note("no legal move: pass".into()));
-            return quick(BestMove::Pass);
-        }
-        let mut moves = position.legal_moves();
-        if moves.len() == 1 && request.limits.is_timed() {
-            (self.report)(Report::Note("only one legal move".into()));
-            let only = moves.next().expect("one move");
-            return quick(BestMove::Move(only.to_string()));
-        }
-        let limits = request.limits.to_limits(
+        let empties = position.state().empties();
+        let mut limits = request.limits.to_limits(
             position.to_move(),
-            position.state().empties(),
+            empties,
             request.overhead,
             request.received,
         );
+        let mut moves = position.legal_moves();
+        let forced = if position.must_pass() {
+            (self.report)(Report::Note("no legal move: pass".into()));
+            Some(BestMove::Pass)
+        } else if moves.len() == 1 && request.limits.is_timed() {
+            (self.report)(Report::Note("only one legal move".into()));
+            let only = moves.next().expect("one move");
+            Some(BestMove::Move(only.to_string()))
+        } else {
+            None
+        };
+        if forced.is_some() {
+            // Nothing to choose, but the answer's value is shown (NBoard
+            // records it in the game): a short search, exact when small.
+            limits = forced_limits(&limits, empties);
+        }
         let report = Arc::clone(&self.report);
         let result = think(
             position.state(),
@@ -434,10 +569,11 @@ impl Worker {
             &self.stop,
             &mut |it| report(Report::Info(search_info(it))),
         );
-        let best = match result.best_move {
-            Some(mv) if Some(mv) == G::pass_move() => BestMove::Pass,
-            Some(mv) => BestMove::Move(mv.to_string()),
-            None => BestMove::None,
+        let best = match (forced, result.best_move) {
+            (Some(forced), _) => forced,
+            (None, Some(mv)) if Some(mv) == G::pass_move() => BestMove::Pass,
+            (None, Some(mv)) => BestMove::Move(mv.to_string()),
+            (None, None) => BestMove::None,
         };
         SearchDone {
             best,
@@ -469,6 +605,7 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::DISC;
     use crate::game::Variant;
     use std::sync::Mutex;
 
@@ -554,6 +691,123 @@ mod tests {
         let done = dones(&reports);
         assert_eq!(done[0].best, BestMove::Pass);
         assert_eq!(done[1].best, BestMove::None);
+    }
+
+    /// A pass, and the single move of a timed search, are answered with the
+    /// value of a short search, exact when the position is small.
+    #[test]
+    fn forced_answers_carry_a_searched_value() {
+        let (engine, reports) = engine();
+        // Black must pass; white's h8 then ends the game 61-3 for black.
+        let pass = AnyPosition::parse(
+            Variant::Othello,
+            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOX- X",
+        )
+        .unwrap();
+        let timed = GoLimits {
+            movetime: Some(60_000),
+            ..GoLimits::default()
+        };
+        engine.go(request(pass, GoLimits::default())).unwrap();
+        engine.wait();
+        engine
+            .go(request(pass.play_line(["pass"]).unwrap(), timed))
+            .unwrap();
+        engine.wait();
+        // Black has one disc, b1, which white's c1 takes: black must pass
+        // and loses 0-64, too far from the end to solve.
+        let mut squares = ['-'; 64];
+        (squares[0], squares[1]) = ('O', 'X');
+        let wipeout = format!("{} X", squares.iter().collect::<String>());
+        let wipeout = AnyPosition::parse(Variant::Othello, &wipeout).unwrap();
+        engine.go(request(wipeout, GoLimits::default())).unwrap();
+        engine.wait();
+        let done = dones(&reports);
+        let answers: Vec<(BestMove, i32, bool)> = done
+            .iter()
+            .map(|d| {
+                let info = d.info.as_ref().expect("a searched value");
+                (d.best.clone(), info.score, info.exact)
+            })
+            .collect();
+        assert_eq!(
+            answers,
+            [
+                (BestMove::Pass, 58 * DISC, true),
+                (BestMove::Move("h8".into()), -58 * DISC, true),
+                (BestMove::Pass, -64 * DISC, false),
+            ]
+        );
+        assert!(done[2].info.as_ref().unwrap().depth <= FORCED_DEPTH);
+    }
+
+    /// Forced answers stay within the limits of their `go`.
+    #[test]
+    fn forced_limits_are_short_and_within_the_go() {
+        let now = Instant::now();
+        let unbounded = Limits::infinite(now);
+        let small = forced_limits(&unbounded, 10);
+        assert_eq!((small.depth, small.nodes), (Some(10), Some(FORCED_NODES)));
+        assert_eq!(small.budget.unwrap().hard, FORCED_TIME);
+        assert_eq!(forced_limits(&unbounded, 40).depth, Some(FORCED_DEPTH));
+        let tight = Limits {
+            depth: Some(2),
+            nodes: Some(100),
+            budget: Some(time::Budget {
+                soft: Duration::from_millis(1),
+                hard: Duration::from_millis(3),
+            }),
+            ..unbounded
+        };
+        let limits = forced_limits(&tight, 10);
+        assert_eq!((limits.depth, limits.nodes), (Some(2), Some(100)));
+        assert_eq!(limits.budget.unwrap().hard, Duration::from_millis(3));
+    }
+
+    /// A table that cannot be had is an error; the old one stays, and the
+    /// engine goes on searching.
+    #[test]
+    fn a_resize_beyond_the_memory_keeps_the_old_table() {
+        let (engine, reports) = engine();
+        assert_eq!(
+            engine.set_hash(1 << 40),
+            Err(ResizeError::Table(TableError { megabytes: 1 << 40 }))
+        );
+        let limits = GoLimits {
+            depth: Some(3),
+            ..GoLimits::default()
+        };
+        engine
+            .go(request(AnyPosition::start(Variant::Othello), limits))
+            .unwrap();
+        engine.wait();
+        assert_eq!(dones(&reports).len(), 1);
+        assert_eq!(engine.set_hash(2), Ok(()));
+        assert!(
+            Engine::try_start(1 << 40, Arc::new(Evaluators::default()), Arc::new(|_| {})).is_err()
+        );
+    }
+
+    /// `ready` returns once the table jobs are done, and at once while a
+    /// search runs.
+    #[test]
+    fn ready_waits_for_table_jobs_but_not_for_searches() {
+        let (engine, _) = engine();
+        engine.set_hash(128).unwrap();
+        engine.new_game().unwrap();
+        engine.ready();
+        assert!(!engine.has_pending_jobs());
+        let limits = GoLimits {
+            infinite: true,
+            ..GoLimits::default()
+        };
+        engine
+            .go(request(AnyPosition::start(Variant::Othello), limits))
+            .unwrap();
+        engine.ready();
+        assert!(engine.has_pending_jobs(), "the search goes on");
+        engine.stop();
+        engine.wait();
     }
 
     #[test]

@@ -63,7 +63,10 @@ pub fn run(mut input: Box<dyn BufRead + Send>, out: Output, evaluators: Arc<Eval
         return 0;
     };
     let protocol = detect(&first);
-    log::info!("first line '{first}': speaking {protocol:?}");
+    log::info!(
+        "first line '{}': speaking {protocol:?}",
+        super::escape(&first)
+    );
     let replayed: Box<dyn BufRead + Send> =
         Box::new(Cursor::new(format!("{first}\n").into_bytes()).chain(input));
     match protocol {

@@ -4,7 +4,7 @@
 //! from the first line when plain `orca` is started.
 //!
 //! Shared here: a line writer that several threads can use without interleaving
-//! lines, a line reader that survives anything stdin can send (over-long
+//! lines (and that never lets a control character through), a line reader that survives anything stdin can send (over-long
 //! lines, invalid UTF-8, `\r\n`, EOF without a newline), and the plumbing of the
 //! front ends that answer on their own thread rather than from the engine's
 //! reporter: an engine whose reports arrive on a channel, and a reader thread.
@@ -14,13 +14,14 @@ pub mod gtp;
 pub mod nboard;
 pub mod ugi;
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
 use crossbeam_channel::{Receiver, unbounded};
 
-use crate::engine::{Engine, Report};
+use crate::engine::{Engine, Report, StartError};
 use crate::eval::Evaluators;
 
 /// Longest line accepted, in bytes; longer lines are reported and skipped.
@@ -42,9 +43,12 @@ impl Output {
         Output(Arc::new(Mutex::new(writer)))
     }
 
-    /// Writes one line and flushes it. A closed stdout is not an error worth
-    /// dying for: the reader will see EOF and end the session.
+    /// Writes one line and flushes it, its control characters escaped (see
+    /// [`escape`]): whatever a command echoes, the other side reads one line
+    /// of text. A closed stdout is not an error worth dying for: the reader
+    /// will see EOF and end the session.
     pub fn line(&self, text: &str) {
+        let text = escape(text);
         let mut w = self
             .0
             .lock()
@@ -53,6 +57,29 @@ impl Output {
             log::debug!("output closed; dropped line: {text}");
         }
     }
+}
+
+/// `text` with every control character (C0, DEL, C1) and the Unicode line
+/// and paragraph separators written as an escape, `\x1c` or `\u{85}`, so
+/// that an echo of hostile input can neither break a protocol line nor send
+/// the terminal a control sequence. Printable text comes back unchanged
+/// (and unallocated).
+pub fn escape(text: &str) -> Cow<'_, str> {
+    let needs = |c: char| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}');
+    if !text.chars().any(needs) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if !needs(c) {
+            escaped.push(c);
+        } else if c.is_ascii() {
+            escaped.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else {
+            escaped.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        }
+    }
+    Cow::Owned(escaped)
 }
 
 /// What the reading loop should do after a line.
@@ -125,9 +152,15 @@ pub fn read_line(reader: &mut impl BufRead) -> io::Result<Option<InputLine>> {
 /// worker: the protocol thread then decides what each report becomes and in
 /// which order it goes out (GTP waits for the `Done` of `genmove`; NBoard must
 /// never let a superseded search's answer follow a `pong`).
-pub fn channel_engine(hash_mb: usize, evaluators: Arc<Evaluators>) -> (Engine, Receiver<Report>) {
+///
+/// # Errors
+/// [`StartError`] when the engine cannot start (its table's memory is not there).
+pub fn channel_engine(
+    hash_mb: usize,
+    evaluators: Arc<Evaluators>,
+) -> Result<(Engine, Receiver<Report>), StartError> {
     let (sender, receiver) = unbounded();
-    let engine = Engine::start(
+    let engine = Engine::try_start(
         hash_mb,
         evaluators,
         Arc::new(move |report| {
@@ -135,8 +168,15 @@ pub fn channel_engine(hash_mb: usize, evaluators: Arc<Evaluators>) -> (Engine, R
             // nobody is left to tell.
             let _ = sender.send(report);
         }),
-    );
-    (engine, receiver)
+    )?;
+    Ok((engine, receiver))
+}
+
+/// What a front end does when its engine cannot start: says why on stderr
+/// (stdout carries protocol lines only) and gives the exit status.
+pub fn start_failed(error: &StartError) -> i32 {
+    eprintln!("orca: cannot start the engine: {error}");
+    1
 }
 
 /// Reads `input` on a thread of its own, so that a session can wait for a line
@@ -211,6 +251,17 @@ mod tests {
             ]
         );
         assert!(lines(b"").is_empty());
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert!(matches!(escape("pong 17"), Cow::Borrowed("pong 17")));
+        assert_eq!(escape("pong \x1c"), "pong \\x1c");
+        assert_eq!(
+            escape("unknown option '\0'\t\x7f\u{85}\u{2028}é"),
+            "unknown option '\\x00'\\x09\\x7f\\u{85}\\u{2028}é"
+        );
+        assert_eq!(escape("a\r\nb"), "a\\x0d\\x0ab");
     }
 
     #[test]

@@ -121,20 +121,56 @@ fn clamp16(score: i32) -> i16 {
     score.clamp(NO_LOWER, NO_UPPER) as i16
 }
 
+/// The memory for a table of the size asked for is not there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableError {
+    /// The size asked for, in megabytes.
+    pub megabytes: usize,
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot allocate a {} MB transposition table (not enough memory)",
+            self.megabytes
+        )
+    }
+}
+
+impl std::error::Error for TableError {}
+
 impl TranspositionTable {
     /// A table of at most `megabytes` MB (rounded down to a power of two of
-    /// buckets, at least one bucket).
-    pub fn new(megabytes: usize) -> TranspositionTable {
-        let bytes = megabytes.max(1) * 1024 * 1024;
+    /// buckets, at least one bucket), every page of it touched, so that its
+    /// first searches do not pay for faulting it in.
+    ///
+    /// # Errors
+    /// [`TableError`] when the memory cannot be had: nothing is allocated
+    /// then, and the process goes on.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, TableError> {
+        let error = TableError { megabytes };
+        let bytes = megabytes.max(1).checked_mul(1024 * 1024).ok_or(error)?;
         let count = (bytes / size_of::<Bucket>()).max(1);
         let count = 1usize << (usize::BITS - 1 - count.leading_zeros());
-        let mut buckets: Vec<Bucket> = Vec::with_capacity(count);
+        let mut buckets: Vec<Bucket> = Vec::new();
+        buckets.try_reserve_exact(count).map_err(|_| error)?;
         advise_huge_pages(
             buckets.as_mut_ptr().cast::<u8>(),
             count * size_of::<Bucket>(),
         );
         buckets.resize(count, Bucket::default());
-        TranspositionTable { buckets, age: 1 }
+        Ok(TranspositionTable { buckets, age: 1 })
+    }
+
+    /// [`TranspositionTable::try_new`] for sizes that cannot fail in
+    /// practice (tests, tools' small fixed tables).
+    ///
+    /// # Panics
+    /// When the memory is not there; sizes a user chooses go through
+    /// [`TranspositionTable::try_new`].
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        TranspositionTable::try_new(megabytes).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Size in bytes.
@@ -304,6 +340,23 @@ mod tests {
         let tt = TranspositionTable::new(1);
         assert_eq!(tt.bytes(), 1024 * 1024);
         assert_eq!(TranspositionTable::new(3).bytes(), 2 * 1024 * 1024);
+    }
+
+    #[test]
+    fn an_impossible_size_is_an_error_not_an_abort() {
+        // 2^40 MB is 2^60 bytes: no machine has it, and the size itself is
+        // valid, so the allocator is asked and refuses.
+        assert_eq!(
+            TranspositionTable::try_new(1 << 40).err(),
+            Some(TableError { megabytes: 1 << 40 })
+        );
+        // So large that the byte count overflows.
+        assert!(TranspositionTable::try_new(usize::MAX).is_err());
+        let error = TranspositionTable::try_new(usize::MAX / 2)
+            .err()
+            .expect("too large");
+        assert!(error.to_string().contains("not enough memory"), "{error}");
+        assert_eq!(TranspositionTable::try_new(2).unwrap().bytes(), 2 << 20);
     }
 
     #[test]

@@ -21,7 +21,9 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
 
-use crate::engine::{BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Report, SearchDone};
+use crate::engine::{
+    BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Report, SearchDone, StartError,
+};
 use crate::eval::Evaluators;
 use crate::game::position::LineErrorKind;
 use crate::game::square::is_pass_token;
@@ -95,9 +97,16 @@ pub struct Session {
 
 impl Session {
     /// A session writing to `out`, with a fresh engine and an empty board.
-    pub fn new(out: Output, evaluators: Arc<Evaluators>, config: Config) -> Session {
-        let (engine, reports) = channel_engine(config.hash_mb, evaluators);
-        Session {
+    ///
+    /// # Errors
+    /// [`StartError`] when the engine cannot start (its table's memory is not there).
+    pub fn new(
+        out: Output,
+        evaluators: Arc<Evaluators>,
+        config: Config,
+    ) -> Result<Session, StartError> {
+        let (engine, reports) = channel_engine(config.hash_mb, evaluators)?;
+        Ok(Session {
             engine,
             reports,
             out,
@@ -106,7 +115,7 @@ impl Session {
             position: AnyPosition::start(config.variant),
             history: Vec::new(),
             clock: GtpClock::default(),
-        }
+        })
     }
 
     /// Handles one input line, read at `received`: writes its reply.
@@ -128,7 +137,7 @@ impl Session {
                 return Flow::Continue;
             }
         };
-        log::debug!("gtp < {text}");
+        log::debug!("gtp < {}", super::escape(text));
         let Some(request) = command::parse(text) else {
             return Flow::Continue;
         };
@@ -370,7 +379,10 @@ pub fn run(
     evaluators: Arc<Evaluators>,
     config: Config,
 ) -> i32 {
-    let mut session = Session::new(out, evaluators, config);
+    let mut session = match Session::new(out, evaluators, config) {
+        Ok(session) => session,
+        Err(e) => return super::start_failed(&e),
+    };
     super::serve(input, |line, at| session.handle(line, at));
     0
 }
@@ -468,7 +480,8 @@ mod tests {
             Output::new(Box::new(buffer.clone())),
             Arc::new(Evaluators::default()),
             config(),
-        );
+        )
+        .unwrap();
         // Black has no move; white has h8 only.
         let pass = AnyPosition::parse(
             Variant::Othello,

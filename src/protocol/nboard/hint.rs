@@ -3,13 +3,17 @@
 //!
 //! Every legal move is scored by searching the position after it through the
 //! same engine API `go` uses (its score negated: the opponent moves there; not
-//! negated after a forced pass). All moves are searched to one depth, then the
-//! best N are reported as `search` lines, then everything one ply deeper, up to
-//! the `set depth` limit or until every score is exact. This module only plans
-//! the searches and formats what they found; the session runs them.
+//! negated after a forced pass). Replies without an alternative (a pass, a
+//! single legal move) are played before that search, so that a line whose end
+//! is forced is scored exactly at once, whoever moves first: a pass root too.
+//! All moves are searched to one depth, then the best N are reported as
+//! `search` lines, then everything one ply deeper, up to the `set depth` limit
+//! or until every score is exact. This module only plans the searches and
+//! formats what they found; the session runs them.
 
 use crate::engine::SearchDone;
 use crate::eval::DISC;
+use crate::game::square::is_pass_token;
 use crate::game::{AnyPosition, Color};
 
 use super::{format_eval, format_pv};
@@ -30,8 +34,11 @@ struct Found {
 /// One legal move of the root and where its search goes on.
 #[derive(Clone, Debug)]
 struct Candidate {
-    /// The root move, then the opponent's forced pass if it has one.
+    /// The root move, then the moves without alternative that follow it.
     moves: Vec<String>,
+    /// Plies from the root to `child`: the root move and the forced moves
+    /// after it, passes not counted (as the search counts them).
+    plies: u32,
     /// The position searched: after `moves`.
     child: AnyPosition,
     /// The side to move in `child` is the root's (the opponent had to pass).
@@ -79,13 +86,21 @@ impl Hint {
             .legal_move_names()
             .into_iter()
             .map(|mv| {
+                let mut child = root.play_line([mv.as_str()]).expect("a legal move plays");
                 let mut moves = vec![mv];
-                let mut child = root
-                    .play_line(moves.iter().map(String::as_str))
-                    .expect("a legal move plays");
-                if child.must_pass() {
-                    moves.push("pass".to_string());
-                    child = child.play_line(["pass"]).expect("a forced pass plays");
+                let mut plies = 1;
+                // A reply without alternative is no choice: play it.
+                while !child.is_over() {
+                    let mut legal = child.legal_move_names();
+                    if legal.len() != 1 {
+                        break;
+                    }
+                    let forced = legal.pop().expect("one move");
+                    child = child
+                        .play_line([forced.as_str()])
+                        .expect("a legal move plays");
+                    plies += u32::from(!is_pass_token(&forced));
+                    moves.push(forced);
                 }
                 let same_side = child.to_move() == root_color;
                 let found = child.black_score().map(|black| Found {
@@ -101,6 +116,7 @@ impl Hint {
                 });
                 Candidate {
                     moves,
+                    plies,
                     child,
                     same_side,
                     found,
@@ -165,7 +181,7 @@ impl Hint {
             } else {
                 -info.score
             },
-            depth: info.depth + 1,
+            depth: info.depth + candidate.plies,
             exact: info.exact,
             pv,
         });
@@ -290,31 +306,73 @@ mod tests {
         assert_eq!(lines, ["search H8 64.00 0 100%"]);
         assert!(Hint::new(over.play_line(["h8"]).unwrap(), 1, 4).is_none());
 
-        // Black has a2 and h5; after h5 white must pass and black moves again.
-        let pass = AnyPosition::parse(
+        // Black has a2 and h5. After a2 white's only move h5 ends the game;
+        // after h5 white must pass, then black's only move a2 ends it: both
+        // lines are forced to the end, so both are exact without a search.
+        let forced = AnyPosition::parse(
             Variant::Othello,
             "OOOOXXXX-OOOOXXXOOOOXXXXOOOOXXXOOOOOXXO-OOXOOOOXOXOOOOOXXXXOOOOX X",
         )
         .unwrap();
-        let mut hint = Hint::new(pass, 2, 4).unwrap();
-        let (_, step) = hint.next_step();
-        let Step::Search { position, .. } = step else {
-            panic!("a search after a2");
-        };
-        assert_eq!(position.to_move(), Color::White);
-        hint.record(&done(500, 1, false, &["h5"]));
-        let (_, step) = hint.next_step();
-        let Step::Search { position, .. } = step else {
-            panic!("a search after h5 and the pass");
-        };
-        assert_eq!(position.to_move(), Color::Black);
-        assert_eq!(position.legal_move_names(), ["a2"]);
-        // The same side moves again: the score is not negated.
-        hint.record(&done(1000, 1, true, &["a2"]));
-        let (lines, _) = hint.next_step();
+        let mut hint = Hint::new(forced, 2, 4).unwrap();
+        let (lines, step) = hint.next_step();
+        assert_eq!(step, Step::Finished);
         assert_eq!(
             lines,
-            ["search H5PAA2 10.00 0 100%", "search A2h5 -5.00 0 2"]
+            ["search H5PAA2 10.00 0 100%", "search A2h5 -2.00 0 100%"]
+        );
+
+        // Black's a7 leaves white no move, and black then has a choice: the
+        // search after a7 and the pass is black's, its score not negated.
+        let pass = AnyPosition::parse(
+            Variant::Othello,
+            "-----OOOO---OOOO-OO-OOOOO-OOOOXOOOOXOXXOOOOXXOXO-OXXXXOOOOOOOOOO X",
+        )
+        .unwrap();
+        let mut hint = Hint::new(pass, 1, 2).unwrap();
+        let mut searched_for_black = 0;
+        let lines = loop {
+            let (lines, step) = hint.next_step();
+            let Step::Search { position, depth } = step else {
+                break lines;
+            };
+            assert_eq!(depth, 1);
+            let score = if position.to_move() == Color::Black {
+                searched_for_black += 1;
+                900
+            } else {
+                100
+            };
+            hint.record(&done(score, 1, false, &[]));
+        };
+        assert_eq!(searched_for_black, 1);
+        assert_eq!(lines, ["search A7PA 9.00 0 2"]);
+    }
+
+    /// A pass root is scored like any other: when the pass and the replies
+    /// after it are forced to the end of the game, the score is exact at once
+    /// (`100%`), as the other side's hint for the same game end is.
+    #[test]
+    fn a_forced_pass_then_a_forced_end_is_exact() {
+        // Black's only disc b1 is taken by white's c1: black must pass, and
+        // white's only move then wins 64-0.
+        let mut squares = ['-'; 64];
+        (squares[0], squares[1]) = ('O', 'X');
+        let board: String = squares.iter().collect();
+        let black = AnyPosition::parse(Variant::Othello, &format!("{board} X")).unwrap();
+        let mut hint = Hint::new(black, 1, 8).unwrap();
+        assert_eq!(
+            hint.next_step(),
+            (
+                vec!["search PAc1 -64.00 0 100%".to_string()],
+                Step::Finished
+            )
+        );
+        let white = AnyPosition::parse(Variant::Othello, &format!("{board} O")).unwrap();
+        let mut hint = Hint::new(white, 1, 8).unwrap();
+        assert_eq!(
+            hint.next_step(),
+            (vec!["search c1 64.00 0 100%".to_string()], Step::Finished)
         );
     }
 }

@@ -13,6 +13,9 @@
 //!
 //! NBoard has no error reply: a line Orca cannot use is logged to stderr and
 //! ignored, and the session goes on.
+//!
+//! At the end of input a running `go` is stopped and answered with the best
+//! move found so far, as UGI answers its `go`; `quit` drops it.
 
 pub mod command;
 pub mod hint;
@@ -23,7 +26,9 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, select};
 
-use crate::engine::{BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Report, SearchDone};
+use crate::engine::{
+    BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Report, SearchDone, StartError,
+};
 use crate::eval::{DISC, Evaluators};
 use crate::game::square::is_pass_token;
 use crate::game::{AnyPosition, Color, Variant};
@@ -32,7 +37,7 @@ use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use command::Command;
 use hint::{Hint, Step};
 
-use super::{Flow, InputLine, Output, channel_engine, spawn_reader};
+use super::{Flow, InputLine, Output, channel_engine, escape, spawn_reader};
 
 /// The name given in `set myname`.
 pub const NBOARD_NAME: &str = "Orca";
@@ -123,10 +128,17 @@ pub struct Session {
 impl Session {
     /// A session writing to `out`, with a fresh engine, at the start of a
     /// standard Othello game.
-    pub fn new(out: Output, evaluators: Arc<Evaluators>, config: Config) -> Session {
-        let (engine, reports) = channel_engine(config.hash_mb, evaluators);
+    ///
+    /// # Errors
+    /// [`StartError`] when the engine cannot start (its table's memory is not there).
+    pub fn new(
+        out: Output,
+        evaluators: Arc<Evaluators>,
+        config: Config,
+    ) -> Result<Session, StartError> {
+        let (engine, reports) = channel_engine(config.hash_mb, evaluators)?;
         let start = AnyPosition::start(Variant::Othello);
-        Session {
+        Ok(Session {
             engine,
             reports,
             out,
@@ -135,7 +147,7 @@ impl Session {
             depth: DEFAULT_DEPTH,
             overhead: config.overhead,
             task: None,
-        }
+        })
     }
 
     /// The engine's reports, for the loop that waits on them.
@@ -156,12 +168,12 @@ impl Session {
                 return Flow::Continue;
             }
         };
-        log::debug!("nboard < {text}");
+        log::debug!("nboard < {}", escape(text));
         match command::parse(text) {
             Ok(None) => Flow::Continue,
             Ok(Some(command)) => self.execute(command, received),
             Err(e) => {
-                log::warn!("nboard: ignored '{text}': {e}");
+                log::warn!("{}", escape(&format!("nboard: ignored '{text}': {e}")));
                 Flow::Continue
             }
         }
@@ -191,7 +203,7 @@ impl Session {
                 self.cancel();
                 match self.game.play(note) {
                     Ok(position) => self.position = position,
-                    Err(e) => log::warn!("nboard: ignored move: {e}"),
+                    Err(e) => log::warn!("nboard: ignored move: {}", escape(&e.to_string())),
                 }
             }
             Command::Hint(wanted) => {
@@ -220,7 +232,7 @@ impl Session {
         let position = match game.position() {
             Ok(position) => position,
             Err(e) => {
-                log::warn!("nboard: ignored set game: {e}");
+                log::warn!("nboard: ignored set game: {}", escape(&e.to_string()));
                 return;
             }
         };
@@ -375,6 +387,22 @@ impl Session {
             .line(&format!("nodestats {} {seconds}", done.nodes));
     }
 
+    /// The input has ended: a running `go` is stopped and its answer (the
+    /// best move found so far) written, as UGI answers a `go` at the end of
+    /// input; a running hint is dropped.
+    pub fn end_of_input(&mut self) {
+        if !matches!(self.task, Some(Task::Go)) {
+            return;
+        }
+        self.engine.stop();
+        while self.task.is_some() {
+            match self.reports.recv() {
+                Ok(report) => self.handle_report(report),
+                Err(_) => break,
+            }
+        }
+    }
+
     /// Ends the session: stops any search (its answer is not written).
     pub fn finish(mut self) {
         self.cancel();
@@ -389,7 +417,10 @@ pub fn run(
     evaluators: Arc<Evaluators>,
     config: Config,
 ) -> i32 {
-    let mut session = Session::new(out, evaluators, config);
+    let mut session = match Session::new(out, evaluators, config) {
+        Ok(session) => session,
+        Err(e) => return super::start_failed(&e),
+    };
     let lines = spawn_reader(input);
     let reports = session.reports();
     loop {
@@ -400,7 +431,10 @@ pub fn run(
                         break;
                     }
                 }
-                Ok(None) | Err(_) => break,
+                Ok(None) | Err(_) => {
+                    session.end_of_input();
+                    break;
+                }
             },
             recv(reports) -> report => {
                 if let Ok(report) = report {

@@ -1,17 +1,16 @@
 //! UGI commands: one line of text in, one typed [`Command`] (or a typed error
 //! that says what is wrong) out. Pure: no I/O, no engine state.
 //!
-//! Parsed with `nom`: a line is split into whitespace-separated tokens (any run
-//! of spaces, tabs or a stray `\r`), command words and keywords are matched
-//! case-insensitively, and numbers must be whole tokens of decimal digits.
+//! A line is split into tokens at every whitespace character, Unicode's
+//! included (space, tab, `\r`, `\x0b`, `\x0c`, U+00A0, ...), the same set
+//! everywhere, so no part of a line is ever dropped unread; command words and
+//! keywords are matched case-insensitively, and numbers (parsed with `nom`)
+//! must be whole tokens of decimal digits: no sign.
 
 use std::fmt;
 
-use nom::bytes::complete::take_till1;
-use nom::character::complete::{digit1, multispace0};
+use nom::character::complete::digit1;
 use nom::combinator::{all_consuming, map_res};
-use nom::multi::many0;
-use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
 use crate::engine::GoLimits;
@@ -19,8 +18,10 @@ use crate::engine::GoLimits;
 /// A parsed UGI command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// `ugi`: identify and list options.
+    /// `ugi`: identify and list options, then `ugiok`.
     Ugi,
+    /// `uci`: the same, then `uciok` (a UCI tool's handshake).
+    Uci,
     /// `isready`: answer `readyok`.
     IsReady,
     /// `setoption name <N> [value <V>]`.
@@ -130,21 +131,15 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
-/// One whitespace-delimited token, after any leading whitespace.
-fn token(input: &str) -> IResult<&str, &str> {
-    preceded(multispace0, take_till1(char::is_whitespace)).parse(input)
-}
-
-/// All the tokens of a line.
+/// All the tokens of a line: what lies between runs of whitespace (any
+/// character Unicode calls whitespace).
 fn tokens(input: &str) -> Vec<&str> {
-    terminated(many0(token), multispace0)
-        .parse(input)
-        .map(|(_, t)| t)
-        .unwrap_or_default()
+    input.split_whitespace().collect()
 }
 
-/// A whole token of decimal digits that fits the type.
-fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
+/// A whole token of decimal digits that fits the type (no sign, no spaces):
+/// the one form of a number in UGI, for `go` limits and option values alike.
+pub fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
     let parsed: IResult<&str, T> = all_consuming(map_res(digit1, str::parse::<T>)).parse(text);
     parsed.ok().map(|(_, n)| n)
 }
@@ -160,8 +155,10 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
     };
     let command = match first.to_ascii_lowercase().as_str() {
         "ugi" => no_arguments("ugi", args, Command::Ugi)?,
+        "uci" => no_arguments("uci", args, Command::Uci)?,
         "isready" => no_arguments("isready", args, Command::IsReady)?,
         "uginewgame" => no_arguments("uginewgame", args, Command::NewGame)?,
+        "ucinewgame" => no_arguments("ucinewgame", args, Command::NewGame)?,
         "stop" => no_arguments("stop", args, Command::Stop)?,
         "quit" => no_arguments("quit", args, Command::Quit)?,
         "d" => no_arguments("d", args, Command::Display)?,
@@ -398,6 +395,58 @@ mod tests {
         assert_eq!(ok("query p1turn"), Command::Query(Query::P1Turn));
         assert_eq!(ok("query  GameOver"), Command::Query(Query::GameOver));
         assert_eq!(ok("query result"), Command::Query(Query::Result));
+    }
+
+    /// Every whitespace character separates tokens, so nothing after one is
+    /// dropped: the extra words are seen and refused, or read as meant.
+    #[test]
+    fn unusual_whitespace_splits_like_a_space() {
+        assert_eq!(
+            parse("isready\x0bnow"),
+            Err(CommandError::Unexpected {
+                command: "isready",
+                token: "now".into()
+            })
+        );
+        assert_eq!(
+            parse("quit\x0cnow please"),
+            Err(CommandError::Unexpected {
+                command: "quit",
+                token: "now".into()
+            })
+        );
+        assert_eq!(
+            ok("position startpos\u{a0}moves a1 zz"),
+            Command::Position {
+                start: StartPosition::StartPos,
+                moves: vec!["a1".into(), "zz".into()]
+            }
+        );
+        assert_eq!(ok("\u{3000}go\u{85}depth\u{2028}3\x0b"), ok("go depth 3"));
+        assert_eq!(parse("\x0b\x0c\u{a0}"), Ok(None));
+        // Other control characters are no whitespace: part of a token.
+        assert_eq!(
+            parse("isready\x00"),
+            Err(CommandError::Unknown("isready\x00".into()))
+        );
+    }
+
+    #[test]
+    fn uci_handshake_and_new_game() {
+        assert_eq!(ok("uci"), Command::Uci);
+        assert_eq!(ok("UCI"), Command::Uci);
+        assert_eq!(ok("ucinewgame"), Command::NewGame);
+        assert!(parse("uci now").is_err());
+    }
+
+    #[test]
+    fn numbers_have_no_sign() {
+        assert_eq!(number::<u64>("64"), Some(64));
+        assert_eq!(number::<u64>("+64"), None);
+        assert_eq!(number::<u64>("-64"), None);
+        assert_eq!(number::<u64>(" 64"), None);
+        assert_eq!(number::<u64>("6 4"), None);
+        assert_eq!(number::<u64>(""), None);
     }
 
     #[test]

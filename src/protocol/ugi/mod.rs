@@ -13,7 +13,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{
-    BestMove, DEFAULT_HASH_MB, Engine, GoRequest, MAX_HASH_MB, Report, SearchInfo,
+    BestMove, DEFAULT_HASH_MB, Engine, GoRequest, MAX_HASH_MB, Report, ResizeError, SearchInfo,
+    StartError,
 };
 use crate::eval::{DISC, Evaluators};
 use crate::game::position::Outcome;
@@ -105,9 +106,12 @@ pub struct Session {
 
 impl Session {
     /// A session writing to `out`, with a fresh engine.
-    pub fn new(out: Output, evaluators: Arc<Evaluators>) -> Session {
+    ///
+    /// # Errors
+    /// [`StartError`] when the engine cannot start.
+    pub fn new(out: Output, evaluators: Arc<Evaluators>) -> Result<Session, StartError> {
         let sink = out.clone();
-        let engine = Engine::start(
+        let engine = Engine::try_start(
             DEFAULT_HASH_MB,
             evaluators,
             Arc::new(move |report| {
@@ -115,15 +119,15 @@ impl Session {
                     sink.line(&line);
                 }
             }),
-        );
-        Session {
+        )?;
+        Ok(Session {
             engine,
             out,
             variant: Variant::Othello,
             position: AnyPosition::start(Variant::Othello),
             hash_mb: DEFAULT_HASH_MB,
             overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
-        }
+        })
     }
 
     fn error(&self, message: impl std::fmt::Display) {
@@ -146,7 +150,7 @@ impl Session {
                 return Flow::Continue;
             }
         };
-        log::debug!("ugi < {text}");
+        log::debug!("ugi < {}", super::escape(text));
         match command::parse(text) {
             Ok(None) => Flow::Continue,
             Ok(Some(command)) => self.execute(command, received),
@@ -159,8 +163,13 @@ impl Session {
 
     fn execute(&mut self, command: Command, received: Instant) -> Flow {
         match command {
-            Command::Ugi => self.identify(),
-            Command::IsReady => self.out.line("readyok"),
+            Command::Ugi => self.identify("ugiok"),
+            Command::Uci => self.identify("uciok"),
+            Command::IsReady => {
+                // Only once a resize or the clearing of a new game is done.
+                self.engine.ready();
+                self.out.line("readyok");
+            }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame => match self.engine.new_game() {
                 Ok(()) => self.position = AnyPosition::start(self.variant),
@@ -192,7 +201,9 @@ impl Session {
         Flow::Continue
     }
 
-    fn identify(&self) {
+    /// `id` and `option` lines, then `ok` (`ugiok`, or `uciok` for a UCI
+    /// tool, which then speaks the same dialect).
+    fn identify(&self, ok: &str) {
         self.out.line(&format!("id name {ENGINE_NAME}"));
         self.out.line(&format!("id author {ENGINE_AUTHOR}"));
         let variants: String = Variant::ALL.iter().map(|v| format!(" var {v}")).collect();
@@ -208,7 +219,7 @@ impl Session {
         self.out.line(&format!(
             "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ));
-        self.out.line("ugiok");
+        self.out.line(ok);
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -223,12 +234,8 @@ impl Session {
             self.error(format!("setoption: missing value for '{name}'"));
             return;
         };
-        let spin = |min: u64, max: u64| {
-            value
-                .parse::<u64>()
-                .ok()
-                .filter(|v| (min..=max).contains(v))
-        };
+        let spin =
+            |min: u64, max: u64| command::number::<u64>(value).filter(|v| (min..=max).contains(v));
         match key.to_ascii_lowercase().as_str() {
             "variant" => match value.parse::<Variant>() {
                 Ok(v) => {
@@ -242,10 +249,14 @@ impl Session {
                 Err(e) => self.error(format!("setoption: {e}")),
             },
             "hash" => match spin(1, MAX_HASH_MB as u64) {
-                Some(mb) => {
-                    self.hash_mb = mb as usize;
-                    let _ = self.engine.set_hash(self.hash_mb);
-                }
+                Some(mb) => match self.engine.set_hash(mb as usize) {
+                    Ok(()) => self.hash_mb = mb as usize,
+                    Err(ResizeError::Table(e)) => self.error(format!(
+                        "setoption: {e}; keeping the {} MB table",
+                        self.hash_mb
+                    )),
+                    Err(e @ ResizeError::Busy) => self.error(format!("setoption: {e}")),
+                },
                 None => self.error(format!(
                     "setoption: bad value '{value}' for Hash (expected 1 to {MAX_HASH_MB})"
                 )),
@@ -350,7 +361,10 @@ impl Session {
 /// Runs a UGI session until `quit` or the end of input; the return value is
 /// the process exit status.
 pub fn run(input: &mut impl BufRead, out: Output, evaluators: Arc<Evaluators>) -> i32 {
-    let mut session = Session::new(out, evaluators);
+    let mut session = match Session::new(out, evaluators) {
+        Ok(session) => session,
+        Err(e) => return super::start_failed(&e),
+    };
     super::serve(input, |line, at| session.handle(line, at));
     session.finish();
     0
@@ -359,6 +373,48 @@ pub fn run(input: &mut impl BufRead, out: Output, evaluators: Arc<Evaluators>) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
+    use std::sync::Mutex;
+
+    /// A writer the test can read back.
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// `readyok` is written only once the engine has finished the table work
+    /// the commands before asked for (a resize, the clearing of a new game),
+    /// so that the next `go` starts at once.
+    #[test]
+    fn readyok_waits_for_the_table() {
+        let buffer = Buffer::default();
+        let mut session = Session::new(
+            Output::new(Box::new(buffer.clone())),
+            Arc::new(Evaluators::default()),
+        )
+        .unwrap();
+        let now = Instant::now();
+        for line in ["setoption name Hash value 256", "uginewgame", "isready"] {
+            session.handle(&InputLine::Text(line.into()), now);
+        }
+        assert_eq!(
+            String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap(),
+            "readyok\n"
+        );
+        assert!(
+            !session.engine.has_pending_jobs(),
+            "readyok came before the table was ready"
+        );
+        session.finish();
+    }
 
     #[test]
     fn disc_rounding() {
