@@ -61,10 +61,9 @@ const REPLY_WEIGHT: i32 = DISC;
 /// `depth` plies deep (none below [`VALUE_ORDER_DEPTH`]).
 fn sort_depth(depth: u32) -> u32 {
     match depth {
-        0..6 => 0,
-        6..9 => 1,
-        9..14 => 2,
-        _ => 3,
+        0..10 => 0,
+        10..16 => 1,
+        _ => 2,
     }
 }
 
