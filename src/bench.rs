@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::eval::{Evaluator, Evaluators};
 use crate::game::{AnyPosition, Game, Position, Variant};
-use crate::search::{Limits, Solvable, TranspositionTable, think};
+use crate::search::{Limits, Searchable, TranspositionTable, think};
 
 /// Othello positions from one seeded random game per row, 52 down to 16 empties.
 /// Each is searched as standard and as reversed Othello.
@@ -61,7 +61,7 @@ impl BenchTotal {
     }
 }
 
-fn search_one<G: Solvable, E: Evaluator<G>>(
+fn search_one<G: Searchable, E: Evaluator<G>>(
     position: &Position<G>,
     eval: &E,
     depth: u32,
@@ -205,5 +205,92 @@ pub fn accuracy_of<E: Evaluator<crate::game::StandardOthello>>(
         score_error: (f64::from(score) / f64::from(crate::eval::DISC) - f64::from(known.best))
             .abs(),
         nodes: result.nodes,
+    }
+}
+
+/// Midgame positions of 26 to 40 empties drawn (seeded) from the 2010 WTHOR
+/// games, for `orca bench depth`: time and nodes to complete each depth.
+pub const DEPTH_POSITIONS: [&str; 24] = [
+    "-XXXX-----XO-X----XOXX---XXOXXXO--XOXXOO--XOXOOO---OOO-----O---- X",
+    "--O-X------XO-----XXOO----XXOOX---XOOOOX---OOOOO-----O---------- O",
+    "----------O------XXXXO---OXOOO---OOOXOO---OOXO-----OO-----XXXX-- O",
+    "-------------------OXXXX--OOXXXX--XOXOOO--XOOOOO--XOO----------- X",
+    "-----------XOO----XXXO-O--XXOXOO--XXXOXO--XOXXXO--OOOXXO--O-X-X- O",
+    "-----------XOO-----OOOOO--OOOOOX-XXXXXOX-XXOOOOO--OOOO-----OO--- X",
+    "----X-------XO---XXXXOO---XOXOO-OOOXOX-O-OOOOO-----XO----------- X",
+    "------------X-----XXXO----XXOOO---XXOOO---OXOOO---OXXO----OXX--- O",
+    "----X-----OXX---XXOOOOX---OOXXX--OOOXXXX-OOOXXX---XOOO----X-OO-- X",
+    "----------------XOXXX----OOXXXX-OOXOXXO--XOXXO----XXXX---XXXXXX- O",
+    "--XX----X-XXXO--XOOXX---XOXOXX--XXOXXX--XOXXXX----XXXX-------X-- O",
+    "----------XXXO--XXXXXX--XXXXXXXX-OXOXOO-OOXXO-X---XOOO-------O-- O",
+    "------------------XXXXOOOXXOOXOO-XOXXXXOXXXXXXOO--OOOX-O--O-X-X- O",
+    "---O------XOO---XXXOOOX-XXXXOXX-XOOOOXO-X-OOXX--X----X---------- X",
+    "--------------------OX-OXXXOOOOOOXOOOOOOOOXXXOOO--OXXX----XXXX-- O",
+    "--OXX-----XXXX----XXOOXX-XXXOOO--XXOOO--X-OOOO----O-O----------- O",
+    "---------------XOOX--XX-OOXXXXOOOXXOXXOOOOXXOOOOO-XXXX---------- O",
+    "-----------------OX-XXO-O-XXXOO--OXOXXOO-OXOOXOO-XXXXXX--OOOOOO- O",
+    "----XX-----XXX--O-XXOXOOOOXXOXOOOXOOXXXOOOOOOOOOO------O-------- X",
+    "------------OX-----O-XXO---OOXOO--OOOOOO--XOOXOX---XOO-----XXXX- X",
+    "---OX-----OOOO----OOOO----OXOOO---XXOOXX--XXXX-----XXX-----X---- O",
+    "----OO-----OOO----OXX-----OXXXX--OXXXXXX-X-XXO-----XX----------- X",
+    "-----O----OOO---OOOOXO---OXXOXO--XXXXXX-XXXXOX----XOOO----X-OOO- X",
+    "---X----O-XXXX--OOXOXO--OOOXOX-OOOOXXXO--XXOOOO-X-XXO----------- X",
+];
+
+/// When one search of `orca bench depth` completed a depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepthReached {
+    /// The depth completed.
+    pub depth: u32,
+    /// Time from the start of the search.
+    pub elapsed: Duration,
+    /// Nodes from the start of the search.
+    pub nodes: u64,
+}
+
+/// Searches `position` by iterative deepening up to `max_depth` (or until
+/// `time_limit`) with a fresh table of `hash_mb` MB and returns when each
+/// depth was completed.
+pub fn depth_profile(
+    position: &AnyPosition,
+    evaluators: &Evaluators,
+    max_depth: u32,
+    time_limit: Duration,
+    tt: &mut TranspositionTable,
+) -> Vec<DepthReached> {
+    fn profile<G: Searchable, E: Evaluator<G>>(
+        position: &Position<G>,
+        eval: &E,
+        max_depth: u32,
+        time_limit: Duration,
+        tt: &mut TranspositionTable,
+    ) -> Vec<DepthReached> {
+        tt.clear();
+        let stop = AtomicBool::new(false);
+        let start = Instant::now();
+        let limits = Limits {
+            depth: Some(max_depth),
+            budget: Some(crate::search::Budget {
+                soft: time_limit,
+                hard: time_limit,
+            }),
+            ..Limits::infinite(start)
+        };
+        let mut reached = Vec::new();
+        think(position.state(), eval, tt, &limits, &stop, &mut |it| {
+            if !it.exact {
+                reached.push(DepthReached {
+                    depth: it.depth,
+                    elapsed: it.elapsed,
+                    nodes: it.nodes,
+                });
+            }
+        });
+        reached
+    }
+    match position {
+        AnyPosition::Othello(p) => profile(p, &evaluators.othello, max_depth, time_limit, tt),
+        AnyPosition::Reversed(p) => profile(p, &evaluators.reversed, max_depth, time_limit, tt),
+        AnyPosition::TicTacToe(p) => profile(p, &evaluators.tictactoe, max_depth, time_limit, tt),
     }
 }

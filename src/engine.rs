@@ -19,7 +19,7 @@ use crate::game::{AnyPosition, Color, Position};
 use crate::perft::{PassRule, perft_until};
 use crate::search::time::{self, Clock};
 use crate::search::tt::TableError;
-use crate::search::{Iteration, Limits, Solvable, TranspositionTable, think};
+use crate::search::{Iteration, Limits, Searchable, TranspositionTable, think};
 
 /// Default transposition table size in megabytes.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -522,7 +522,7 @@ impl Worker {
         }
     }
 
-    fn search<G: Solvable, E: Evaluator<G>>(
+    fn search<G: Searchable, E: Evaluator<G>>(
         &mut self,
         position: &Position<G>,
         eval: &E,

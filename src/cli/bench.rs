@@ -32,6 +32,28 @@ enum BenchMode {
     /// Search positions with known exact scores at fixed depths, with the
     /// hand-made and the trained evaluation: best moves found, score errors.
     Accuracy(AccuracyArgs),
+    /// Time and nodes to complete each depth on 24 midgame positions (26-40
+    /// empties): medians by depth.
+    Depth(DepthArgs),
+}
+
+#[derive(Args, Debug)]
+struct DepthArgs {
+    /// Deepest depth to complete.
+    #[arg(long, default_value_t = 18)]
+    max_depth: u32,
+    /// Give up a position after this many seconds.
+    #[arg(long, default_value_t = 20.0)]
+    time_limit: f64,
+    /// Which game: othello or reversed.
+    #[arg(long, default_value = "othello")]
+    variant: orca::game::Variant,
+    /// Only the first N positions.
+    #[arg(long)]
+    positions: Option<usize>,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
 }
 
 #[derive(Args, Debug)]
@@ -66,8 +88,67 @@ pub fn run(args: &BenchArgs, evaluators: std::sync::Arc<Evaluators>) -> i32 {
     match &args.mode {
         Some(BenchMode::Timing(t)) => timing(t),
         Some(BenchMode::Accuracy(a)) => accuracy(a, &evaluators),
+        Some(BenchMode::Depth(d)) => depth(d, &evaluators),
         None => signature(args, &evaluators),
     }
+}
+
+fn depth(args: &DepthArgs, evaluators: &Evaluators) -> i32 {
+    let mut tt = orca::search::TranspositionTable::new(args.hash);
+    let count = args.positions.unwrap_or(bench::DEPTH_POSITIONS.len());
+    let mut by_depth: Vec<Vec<(f64, u64)>> = vec![Vec::new(); args.max_depth as usize + 1];
+    for (i, text) in bench::DEPTH_POSITIONS.iter().take(count).enumerate() {
+        let position = match orca::game::AnyPosition::parse(args.variant, text) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("orca bench depth: {e}");
+                return 2;
+            }
+        };
+        let reached = bench::depth_profile(
+            &position,
+            evaluators,
+            args.max_depth,
+            Duration::from_secs_f64(args.time_limit.max(0.001)),
+            &mut tt,
+        );
+        let deepest = reached.last().map_or(0, |r| r.depth);
+        let last = reached.last().map_or(0.0, |r| r.elapsed.as_secs_f64());
+        eprintln!(
+            "position {:>2}/{count}: depth {deepest:>2} in {:>8.1} ms",
+            i + 1,
+            last * 1e3
+        );
+        for r in reached {
+            by_depth[r.depth as usize].push((r.elapsed.as_secs_f64() * 1e3, r.nodes));
+        }
+    }
+    println!("depth  reached  median ms    median nodes");
+    for (d, results) in by_depth.iter_mut().enumerate().skip(1) {
+        if results.is_empty() {
+            continue;
+        }
+        // A position that did not reach the depth counts as slower than all.
+        let missing = count - results.len();
+        let mut times: Vec<f64> = results.iter().map(|r| r.0).collect();
+        let mut nodes: Vec<u64> = results.iter().map(|r| r.1).collect();
+        times.extend(std::iter::repeat_n(f64::INFINITY, missing));
+        nodes.extend(std::iter::repeat_n(u64::MAX, missing));
+        times.sort_by(f64::total_cmp);
+        nodes.sort_unstable();
+        let (t, n) = (times[count / 2], nodes[count / 2]);
+        if t.is_finite() {
+            println!("{d:>5}  {:>3}/{count}  {t:>9.1}  {n:>14}", results.len());
+        } else {
+            println!(
+                "{d:>5}  {:>3}/{count}  {:>9}  {:>14}",
+                results.len(),
+                "-",
+                "-"
+            );
+        }
+    }
+    0
 }
 
 fn signature(args: &BenchArgs, evaluators: &Evaluators) -> i32 {

@@ -4,6 +4,7 @@
 //! against Orca at the terminal.
 
 mod bench;
+mod calibrate;
 mod frontends;
 mod match_cmd;
 mod openings;
@@ -65,6 +66,8 @@ enum Command {
     Openings(openings::OpeningsArgs),
     /// Fit the evaluation weights from the shipped game data and self-play.
     Train(train::TrainArgs),
+    /// Fit the probable cutoffs' error model on positions of the shipped games.
+    Calibrate(calibrate::CalibrateArgs),
     /// Run the engine over UGI on stdin/stdout.
     Ugi,
     /// Run the engine over NBoard (protocol version 2), for the NBoard GUI.
@@ -90,6 +93,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Match(args)) => match_cmd::run(&args),
         Some(Command::Openings(args)) => openings::run(&args),
         Some(Command::Train(args)) => train::run(&args),
+        Some(Command::Calibrate(args)) => calibrate::run(&args, &evaluators),
         Some(Command::Nboard(args)) => frontends::run_nboard(&args, evaluators),
         Some(Command::Gtp(args)) => frontends::run_gtp(&args, evaluators),
         Some(Command::Ugi) => {

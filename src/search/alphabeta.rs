@@ -62,7 +62,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             stop,
             deadline,
             node_limit: node_limit.unwrap_or(u64::MAX),
-            salt: (G::VARIANT as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            salt: super::variant_salt::<G>(),
             nodes: 0,
             seldepth: 0,
             aborted: false,

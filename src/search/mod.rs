@@ -8,6 +8,7 @@
 
 pub mod alphabeta;
 pub mod endgame;
+pub mod midgame;
 pub mod ordering;
 pub mod time;
 pub mod tt;
@@ -140,9 +141,69 @@ pub struct SearchResult<M> {
     pub elapsed: Duration,
 }
 
-/// Searches `state` by iterative deepening until a limit, the stop flag or an
-/// exact result ends it. `on_iteration` is called after each finished iteration.
-pub fn think<G: Solvable, E: Evaluator<G>>(
+/// The key salt of game `G` in the shared table, so variants never mix.
+pub(crate) fn variant_salt<G: Game>() -> u64 {
+    (G::VARIANT as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// A game with a search: Othello's own selective one ([`midgame`]), or the
+/// generic alpha-beta ([`generic_think`]).
+pub trait Searchable: Solvable {
+    /// Searches `state` by iterative deepening until a limit, the stop flag
+    /// or an exact result ends it, reporting each finished iteration.
+    fn think<E: Evaluator<Self>>(
+        state: &Self,
+        eval: &E,
+        tt: &mut TranspositionTable,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&Iteration<Self::Move>),
+    ) -> SearchResult<Self::Move>;
+}
+
+impl Searchable for crate::game::TicTacToe {
+    fn think<E: Evaluator<Self>>(
+        state: &Self,
+        eval: &E,
+        tt: &mut TranspositionTable,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&Iteration<Self::Move>),
+    ) -> SearchResult<Self::Move> {
+        generic_think(state, eval, tt, limits, stop, on_iteration)
+    }
+}
+
+impl<const REVERSED: bool> Searchable for crate::game::Othello<REVERSED> {
+    fn think<E: Evaluator<Self>>(
+        state: &Self,
+        eval: &E,
+        tt: &mut TranspositionTable,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&Iteration<Self::Move>),
+    ) -> SearchResult<Self::Move> {
+        midgame::think(state, eval, tt, limits, stop, on_iteration)
+    }
+}
+
+/// Searches `state` with its game's search until a limit, the stop flag or
+/// an exact result ends it. `on_iteration` is called after each finished
+/// iteration.
+pub fn think<G: Searchable, E: Evaluator<G>>(
+    state: &G,
+    eval: &E,
+    tt: &mut TranspositionTable,
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+) -> SearchResult<G::Move> {
+    G::think(state, eval, tt, limits, stop, on_iteration)
+}
+
+/// The generic search: iterative deepening over full-width alpha-beta, for
+/// any game (tic-tac-toe; Othello's own search is [`midgame`]).
+pub fn generic_think<G: Solvable, E: Evaluator<G>>(
     state: &G,
     eval: &E,
     tt: &mut TranspositionTable,
@@ -227,7 +288,7 @@ mod tests {
     use crate::game::{Position, StandardOthello, TicTacToe};
     use crate::obf::ObfProblem;
 
-    fn exact<G: Solvable, E: Evaluator<G>>(state: &G, eval: &E) -> (Option<G::Move>, i32) {
+    fn exact<G: Searchable, E: Evaluator<G>>(state: &G, eval: &E) -> (Option<G::Move>, i32) {
         let mut tt = TranspositionTable::new(8);
         let stop = AtomicBool::new(false);
         let r = think(state, eval, &mut tt, &Limits::depth(64), &stop, &mut |_| {});

@@ -1,0 +1,117 @@
+//! Move ordering of the midgame search: the hash move, then the moves ranked
+//! by a shallow search of the evaluation and by the opponent's replies
+//! (fastest first: a move that leaves the opponent few moves tends to be
+//! good and its subtree small).
+
+use super::{INF, Midgame};
+use crate::eval::{DISC, Evaluator};
+use crate::game::Othello;
+use crate::game::bitboard::{Bits, CORNERS};
+use crate::game::flip::flips;
+
+/// One move of a list: its square, the discs it flips, its ordering key.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Item {
+    pub square: u8,
+    pub flipped: u64,
+    pub key: i32,
+}
+
+/// A fixed-capacity move list (no position has more than 33 moves; 64 holds
+/// any set of squares).
+pub(super) struct MoveList {
+    items: [Item; 64],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList {
+            items: [Item::default(); 64],
+            len: 0,
+        }
+    }
+}
+
+impl MoveList {
+    /// Takes the remaining item with the highest key.
+    #[inline]
+    pub fn next(&mut self) -> Option<Item> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut best = 0;
+        for i in 1..self.len {
+            if self.items[i].key > self.items[best].key {
+                best = i;
+            }
+        }
+        let item = self.items[best];
+        self.len -= 1;
+        self.items[best] = self.items[self.len];
+        Some(item)
+    }
+}
+
+/// What one reply of the opponent costs in the ordering key, in the
+/// evaluation's units: mobility (corners count twice) against value.
+const REPLY_WEIGHT: i32 = DISC;
+
+/// Depth of the evaluation search that ranks the moves of a node searched
+/// `depth` plies deep (none below [`VALUE_ORDER_DEPTH`]).
+fn sort_depth(depth: u32) -> u32 {
+    match depth {
+        0..10 => 0,
+        10..16 => 1,
+        _ => 2,
+    }
+}
+
+/// From this depth on, moves are ranked by their value too, not by their
+/// replies alone.
+const VALUE_ORDER_DEPTH: u32 = 2;
+
+impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED, E> {
+    /// Fills list `slot` with the moves of `node` keyed best first, for a
+    /// node to be searched `depth` plies deep.
+    pub(super) fn order(
+        &mut self,
+        node: &super::Node,
+        moves: u64,
+        hash_move: u8,
+        depth: u32,
+        slot: usize,
+    ) {
+        let board = node.board;
+        let mut len = 0;
+        let by_value = depth >= VALUE_ORDER_DEPTH;
+        let sort = sort_depth(depth);
+        for x in Bits(moves) {
+            let flipped = flips(board.player, board.opponent, x);
+            let key = if x == hash_move {
+                i32::MAX
+            } else {
+                let child = self.child(node, x, flipped);
+                let replies = child.board.moves();
+                let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                let value = if by_value {
+                    if sort == 0 {
+                        -self.evaluate(&child)
+                    } else {
+                        -self.shallow(&child, sort, -INF, INF)
+                    }
+                } else {
+                    0
+                };
+                value - REPLY_WEIGHT * mobility
+            };
+            self.lists[slot].items[len] = super::ordering::Item {
+                square: x,
+                flipped,
+                key,
+            };
+            len += 1;
+        }
+        self.lists[slot].len = len;
+    }
+}

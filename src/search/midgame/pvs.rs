@@ -1,0 +1,181 @@
+//! The node searches: principal-variation search along the expected best
+//! line, null-window search everywhere else, and a table-free alpha-beta
+//! near the horizon.
+
+use super::{INF, MAX_PLY, Midgame, Node};
+use crate::eval::Evaluator;
+use crate::game::Othello;
+use crate::game::bitboard::Bits;
+use crate::game::flip::flips;
+use crate::search::tt::{DEPTH_LIMITED, EXACT, NO_MOVE, bounds};
+
+/// At or below this depth nodes search without the table and without
+/// ordering: the probes and the sort cost more than they save.
+const SHALLOW_DEPTH: u32 = 2;
+
+impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED, E> {
+    /// The value of `node` searched `depth` plies deep within `(alpha, beta)`:
+    /// exact inside the window, a bound outside it (fail-soft). Keeps the
+    /// principal variation at `ply`.
+    pub(super) fn pvs(
+        &mut self,
+        node: &Node,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if beta - alpha <= 1 && ply > 0 {
+            return self.nws(node, depth, alpha);
+        }
+        if depth == 0 || ply >= MAX_PLY - 2 {
+            return self.evaluate(node);
+        }
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        let board = node.board;
+        let moves = board.moves();
+        if moves == 0 {
+            if board.opponent_moves() == 0 {
+                return Self::final_value(&board);
+            }
+            let score = -self.pvs(&Self::passed(node), depth, -beta, -alpha, ply + 1);
+            self.update_pv(ply, crate::game::Move::Pass.code());
+            return score;
+        }
+        let key = self.key(&board);
+        let hash_move = self.tt.probe(key).map_or(NO_MOVE, |hit| hit.mv);
+        let slot = ply;
+        self.order(node, moves, hash_move, depth, slot);
+        let alpha_in = alpha;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let mut first = true;
+        while let Some(item) = self.lists[slot].next() {
+            let child = self.child(node, item.square, item.flipped);
+            let score = if first {
+                -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let probe = -self.nws(&child, depth - 1, -alpha - 1);
+                if probe > alpha && probe < beta && !self.aborted {
+                    -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            first = false;
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = item.square;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, item.square);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = bounds(best, alpha_in, beta);
+        self.tt
+            .store(key, depth as u8, DEPTH_LIMITED, lower, upper, best_move);
+        best
+    }
+
+    /// Null-window search: is the value of `node` at `depth` above `alpha`?
+    /// Returns a bound in that direction (fail-soft).
+    pub(super) fn nws(&mut self, node: &Node, depth: u32, alpha: i32) -> i32 {
+        if depth <= SHALLOW_DEPTH {
+            return self.shallow(node, depth, alpha, alpha + 1);
+        }
+        if self.out_of_budget() {
+            return 0;
+        }
+        let board = node.board;
+        let moves = board.moves();
+        if moves == 0 {
+            if board.opponent_moves() == 0 {
+                return Self::final_value(&board);
+            }
+            return -self.nws(&Self::passed(node), depth, -alpha - 1);
+        }
+        let key = self.key(&board);
+        let mut hash_move = NO_MOVE;
+        if let Some(hit) = self.tt.probe(key) {
+            hash_move = hit.mv;
+            let usable =
+                hit.level == EXACT || (hit.level == DEPTH_LIMITED && u32::from(hit.depth) >= depth);
+            if usable && let Some(score) = hit.cutoff(alpha, alpha + 1) {
+                return score;
+            }
+        }
+        if let Some(score) = self.probcut(node, depth, alpha) {
+            return score;
+        }
+        let slot = MAX_PLY + depth as usize;
+        self.order(node, moves, hash_move, depth, slot);
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        while let Some(item) = self.lists[slot].next() {
+            let child = self.child(node, item.square, item.flipped);
+            let score = -self.nws(&child, depth - 1, -alpha - 1);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = item.square;
+                if score > alpha {
+                    break;
+                }
+            }
+        }
+        let (lower, upper) = bounds(best, alpha, alpha + 1);
+        self.tt
+            .store(key, depth as u8, DEPTH_LIMITED, lower, upper, best_move);
+        best
+    }
+
+    /// Alpha-beta without the table or ordering, for the last plies above
+    /// the horizon.
+    pub(super) fn shallow(&mut self, node: &Node, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return self.evaluate(node);
+        }
+        if self.out_of_budget() {
+            return 0;
+        }
+        let board = node.board;
+        let moves = board.moves();
+        if moves == 0 {
+            if board.opponent_moves() == 0 {
+                return Self::final_value(&board);
+            }
+            return -self.shallow(&Self::passed(node), depth, -beta, -alpha);
+        }
+        let mut best = -INF;
+        for x in Bits(moves) {
+            let child = self.child(node, x, flips(board.player, board.opponent, x));
+            let score = -self.shallow(&child, depth - 1, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

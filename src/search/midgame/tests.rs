@@ -1,0 +1,238 @@
+//! Tests of the midgame search against plain minimax and through `think`.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use super::*;
+use crate::eval::Evaluators;
+use crate::game::{Game, Position, StandardOthello};
+use crate::rng::Rng;
+
+/// Plain depth-limited negamax over the evaluation: the reference.
+fn minimax<const R: bool, E: Evaluator<Othello<R>>>(eval: &E, board: Board, depth: u32) -> i32 {
+    if depth == 0 {
+        return if board.empties() == 0 || board.player == 0 || board.opponent == 0 {
+            Othello::<R>::score_from_standard(board.final_score()) * DISC
+        } else {
+            eval.evaluate(&Othello(board))
+        };
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        if board.opponent_moves() == 0 {
+            return Othello::<R>::score_from_standard(board.final_score()) * DISC;
+        }
+        return -minimax::<R, E>(eval, board.pass(), depth);
+    }
+    crate::game::bitboard::Bits(moves)
+        .map(|x| {
+            let child = board.play_unchecked(Square::new(x).unwrap());
+            -minimax::<R, E>(eval, child, depth - 1)
+        })
+        .max()
+        .unwrap()
+}
+
+/// Positions of a seeded random game, every few plies.
+fn random_positions(seed: u64, count: usize) -> Vec<Board> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut state = StandardOthello::start();
+        for ply in 0..60 {
+            if state.is_over() {
+                break;
+            }
+            if ply % 7 == 3 {
+                out.push(state.0);
+            }
+            let mv = rng.legal_move(&state).unwrap();
+            state = state.play_unchecked(mv);
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+fn full_width_value<const R: bool, E: Evaluator<Othello<R>>>(
+    eval: &E,
+    board: Board,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    let mut tt = TranspositionTable::new(1);
+    let stop = AtomicBool::new(false);
+    let mut search = Midgame::<R, E>::new(eval, &mut tt, &stop, None, None);
+    search.set_selectivity(Selectivity::NONE);
+    // Search shallower depths first, so the table holds moves and bounds.
+    for d in 1..depth {
+        search.value(board, d);
+    }
+    search.search(board, depth, alpha, beta)
+}
+
+#[test]
+fn full_width_matches_minimax() {
+    let evals = Evaluators::default();
+    for (i, board) in random_positions(7, 24).into_iter().enumerate() {
+        let depth = 1 + (i as u32 % 4);
+        let want = minimax::<false, _>(&evals.othello, board, depth);
+        assert_eq!(
+            full_width_value::<false, _>(&evals.othello, board, depth, -INF, INF),
+            want,
+            "position {i} depth {depth}"
+        );
+        let want = minimax::<true, _>(&evals.reversed, board, depth);
+        assert_eq!(
+            full_width_value::<true, _>(&evals.reversed, board, depth, -INF, INF),
+            want,
+            "reversed position {i} depth {depth}"
+        );
+    }
+}
+
+#[test]
+fn null_windows_bound_the_value_on_the_right_side() {
+    let evals = Evaluators::default();
+    for (i, board) in random_positions(11, 12).into_iter().enumerate() {
+        let depth = 3 + (i as u32 % 2);
+        let value = minimax::<false, _>(&evals.othello, board, depth);
+        for alpha in [value - 150, value - 1, value, value + 1, value + 77] {
+            let got = full_width_value::<false, _>(&evals.othello, board, depth, alpha, alpha + 1);
+            if value > alpha {
+                assert!(
+                    got > alpha && got <= value,
+                    "fail-high bound {got} vs {value}"
+                );
+            } else {
+                assert!(
+                    got <= alpha && got >= value,
+                    "fail-low bound {got} vs {value}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn searching_past_the_end_gives_the_exact_score() {
+    let evals = Evaluators::default();
+    // FFO-style, 14 empties, +18: a search as deep as the empties sees
+    // every game to its end.
+    let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let p: Position<StandardOthello> = line.parse().unwrap();
+    let board = p.state().0;
+    assert_eq!(board.empties(), 14);
+    assert_eq!(
+        full_width_value::<false, _>(&evals.othello, board, 14, -INF, INF),
+        18 * DISC
+    );
+}
+
+#[test]
+fn selective_search_stays_near_the_full_width_value() {
+    let evals = Evaluators::default();
+    let boards = random_positions(5, 16);
+    let mut total = 0.0;
+    for &board in &boards {
+        let full = full_width_value::<false, _>(&evals.othello, board, 8, -INF, INF);
+        let mut tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        let mut search = Midgame::<false, _>::new(&evals.othello, &mut tt, &stop, None, None);
+        let selective = search.value(board, 8);
+        total += f64::from((selective - full).abs()) / f64::from(DISC);
+    }
+    // Probable cutoffs miss now and then, by a few discs: never on average
+    // by more than the errors they were calibrated with.
+    assert!(total / (boards.len() as f64) < 3.0, "mean error {total}");
+}
+
+#[test]
+fn think_reports_each_depth_and_stops_at_the_depth_limit() {
+    let evals = Evaluators::default();
+    let state = StandardOthello::start();
+    let mut tt = TranspositionTable::new(4);
+    let stop = AtomicBool::new(false);
+    let mut depths = Vec::new();
+    let r = think(
+        &state,
+        &evals.othello,
+        &mut tt,
+        &Limits::depth(9),
+        &stop,
+        &mut |it| depths.push(it.depth),
+    );
+    assert_eq!(depths, (1..=9).collect::<Vec<_>>());
+    assert!(r.best_move.is_some_and(|m| state.play(m).is_some()));
+    let last = r.last.unwrap();
+    assert_eq!(last.pv.first().copied(), r.best_move);
+    assert!(!last.exact);
+}
+
+#[test]
+fn think_solves_small_endgames_exactly() {
+    let evals = Evaluators::default();
+    let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let p: Position<StandardOthello> = line.parse().unwrap();
+    let mut tt = TranspositionTable::new(4);
+    let stop = AtomicBool::new(false);
+    let r = think(
+        p.state(),
+        &evals.othello,
+        &mut tt,
+        &Limits::infinite(Instant::now()),
+        &stop,
+        &mut |_| {},
+    );
+    let last = r.last.unwrap();
+    assert!(last.exact);
+    assert_eq!(last.score, 18 * DISC);
+    assert_eq!(r.best_move.unwrap().to_string(), "g8");
+}
+
+#[test]
+fn limits_end_the_search_with_a_legal_move() {
+    let evals = Evaluators::default();
+    let state = StandardOthello::start().play_unchecked("f5".parse().unwrap());
+    let mut tt = TranspositionTable::new(1);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        nodes: Some(2000),
+        ..Limits::infinite(Instant::now())
+    };
+    let r = think(&state, &evals.othello, &mut tt, &limits, &stop, &mut |_| {});
+    assert!(r.nodes <= 2000);
+    assert!(r.best_move.is_some_and(|m| state.play(m).is_some()));
+    let stopped = AtomicBool::new(true);
+    let r = think(
+        &state,
+        &evals.othello,
+        &mut tt,
+        &Limits::infinite(Instant::now()),
+        &stopped,
+        &mut |_| {},
+    );
+    assert!(r.best_move.is_some_and(|m| state.play(m).is_some()));
+    assert!(r.last.is_none());
+}
+
+#[test]
+fn same_depth_same_nodes() {
+    let evals = Evaluators::default();
+    let run = || {
+        let mut tt = TranspositionTable::new(4);
+        let stop = AtomicBool::new(false);
+        think(
+            &StandardOthello::start(),
+            &evals.othello,
+            &mut tt,
+            &Limits::depth(10),
+            &stop,
+            &mut |_| {},
+        )
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.best_move, b.best_move);
+}
