@@ -23,7 +23,10 @@ use crate::search::{Iteration, Limits, Solvable, TranspositionTable, think};
 /// Default transposition table size in megabytes.
 pub const DEFAULT_HASH_MB: usize = 64;
 
-/// Largest transposition table the `Hash` option accepts, in megabytes.
+/// Smallest transposition table the `Hash` option and `--hash` accept, in megabytes.
+pub const MIN_HASH_MB: usize = 1;
+
+/// Largest transposition table the `Hash` option and `--hash` accept, in megabytes.
 pub const MAX_HASH_MB: usize = 16 * 1024;
 
 /// The limits of one `go`, as the protocols give them (milliseconds and counts).
