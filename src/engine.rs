@@ -24,7 +24,10 @@ use crate::search::{Iteration, Limits, Searchable, TranspositionTable, think};
 /// Default transposition table size in megabytes.
 pub const DEFAULT_HASH_MB: usize = 64;
 
-/// Largest transposition table the `Hash` option accepts, in megabytes.
+/// Smallest transposition table the `Hash` option and `--hash` accept, in megabytes.
+pub const MIN_HASH_MB: usize = 1;
+
+/// Largest transposition table the `Hash` option and `--hash` accept, in megabytes.
 pub const MAX_HASH_MB: usize = 16 * 1024;
 
 /// A forced answer (a pass, or the single legal move of a timed search) is

@@ -72,11 +72,11 @@ fn smoke_training_of_both_variants_writes_loadable_weights() {
 
     // The engine plays with the new weights when told to.
     let (code, out, _) = orca(&[
+        "bench",
         "--weights",
         othello.to_str().unwrap(),
         "--weights",
         reversed.to_str().unwrap(),
-        "bench",
         "--depth",
         "3",
     ]);
@@ -115,7 +115,7 @@ fn the_same_seed_gives_the_same_weights() {
 
 #[test]
 fn missing_or_damaged_weights_are_refused_clearly() {
-    let (code, _, err) = orca(&["--weights", "/nonexistent/weights.bin", "perft", "1"]);
+    let (code, _, err) = orca(&["bench", "--weights", "/nonexistent/weights.bin"]);
     assert_eq!(code, 1);
     assert!(err.contains("cannot read the weights file"), "{err}");
     let damaged = temp("damaged.bin");
@@ -123,10 +123,17 @@ fn missing_or_damaged_weights_are_refused_clearly() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x55;
     std::fs::write(&damaged, &bytes).unwrap();
-    let (code, _, err) = orca(&["--weights", damaged.to_str().unwrap(), "perft", "1"]);
+    let (code, _, err) = orca(&["bench", "--weights", damaged.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("damaged"), "{err}");
-    let (code, _, err) = orca(&["train", "--variant", "tictactoe"]);
+    let nowhere = temp("tictactoe.bin");
+    let (code, _, err) = orca(&[
+        "train",
+        "--variant",
+        "tictactoe",
+        "--out",
+        nowhere.to_str().unwrap(),
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("tic-tac-toe"), "{err}");
 }

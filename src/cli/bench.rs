@@ -2,6 +2,7 @@
 //! `orca bench timing`: how punctual the engine process is over its protocol.
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -9,11 +10,14 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 use crossbeam_channel::{Receiver, unbounded};
 use orca::bench::{self, DEFAULT_DEPTH, POSITIONS};
-use orca::eval::{DISC, Evaluators};
+use orca::eval::{DISC, EvalKind, Evaluators};
+use orca::play::parse_movetime;
 use orca::rng::Rng;
 
-/// Arguments of `orca bench`.
+/// Arguments of `orca bench`: those of the signature, which `bench timing`
+/// and `bench accuracy` refuse.
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct BenchArgs {
     #[command(subcommand)]
     mode: Option<BenchMode>,
@@ -21,16 +25,23 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = DEFAULT_DEPTH)]
     depth: u32,
     /// Transposition table size in MB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, value_name = "MB", default_value_t = 16, value_parser = super::hash_mb())]
     hash: usize,
+    #[command(flatten)]
+    eval: super::EvalArgs,
 }
 
 #[derive(Subcommand, Debug)]
 enum BenchMode {
     /// Time `go movetime` answers and `stop` latency through the real protocol loop.
+    #[command(after_help = super::TIME_HELP)]
     Timing(TimingArgs),
     /// Search positions with known exact scores at fixed depths, with the
     /// hand-made and the trained evaluation: best moves found, score errors.
+    ///
+    /// Slow: with the defaults, about 8 minutes of one core's time, half of
+    /// it solving the self-play positions (--extra); 31 minutes on a 2-core
+    /// machine busy with other work. Progress goes to stderr.
     Accuracy(AccuracyArgs),
     /// Time and nodes to complete each depth on 24 midgame positions (26-40
     /// empties): medians by depth.
@@ -68,28 +79,42 @@ struct AccuracyArgs {
     /// Seed of the self-play positions (training uses other seeds).
     #[arg(long, default_value_t = 424242)]
     seed: u64,
+    /// Compare with the trained weights in this file instead of the built-in
+    /// ones (the file says which variant it is for).
+    #[arg(long, value_name = "FILE")]
+    weights: Vec<PathBuf>,
 }
 
 #[derive(Args, Debug)]
 struct TimingArgs {
     /// Number of `go movetime` searches.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = at_least_one())]
     searches: usize,
-    /// The movetime of each, in milliseconds.
-    #[arg(long, default_value_t = 50)]
-    movetime: u64,
+    /// The movetime of each.
+    #[arg(long, value_name = "TIME", default_value = "50", value_parser = parse_movetime)]
+    movetime: Duration,
     /// Number of `go infinite` + `stop` rounds.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = at_least_one())]
     stops: usize,
 }
 
+/// A count of measurements: a summary of none has no median.
+fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..)
+}
+
 /// Runs the bench; returns the exit status.
-pub fn run(args: &BenchArgs, evaluators: std::sync::Arc<Evaluators>) -> i32 {
+pub fn run(args: &BenchArgs) -> i32 {
     match &args.mode {
         Some(BenchMode::Timing(t)) => timing(t),
-        Some(BenchMode::Accuracy(a)) => accuracy(a, &evaluators),
-        Some(BenchMode::Depth(d)) => depth(d, &evaluators),
-        None => signature(args, &evaluators),
+        Some(BenchMode::Accuracy(a)) => {
+            let trained = super::evaluators(EvalKind::Trained, &a.weights);
+            super::with_evaluators(trained, |e| accuracy(a, &e))
+        }
+        Some(BenchMode::Depth(d)) => {
+            super::with_evaluators(args.eval.evaluators(), |e| depth(d, &e))
+        }
+        None => super::with_evaluators(args.eval.evaluators(), |e| signature(args, &e)),
     }
 }
 
@@ -244,16 +269,17 @@ fn timing(args: &TimingArgs) -> i32 {
             return 1;
         }
     };
+    let movetime = args.movetime.as_millis();
     child.send("ugi");
     child.wait_for("ugiok");
     let mut rng = Rng::new(7);
     let mut overshoot = Vec::new();
     for i in 0..args.searches {
         child.send(&format!("position fen {}", POSITIONS[i % POSITIONS.len()]));
-        let sent = child.send(&format!("go movetime {}", args.movetime));
+        let sent = child.send(&format!("go movetime {movetime}"));
         let answered = child.wait_for("bestmove");
         let ms = answered.duration_since(sent).as_secs_f64() * 1e3;
-        overshoot.push(ms - args.movetime as f64);
+        overshoot.push(ms - movetime as f64);
     }
     let mut latency = Vec::new();
     for i in 0..args.stops {
@@ -270,8 +296,8 @@ fn timing(args: &TimingArgs) -> i32 {
     let late = overshoot.iter().filter(|&&o| o > 0.0).count();
     let (median, p99, max) = summary(&mut overshoot);
     println!(
-        "go movetime {} x {}: time beyond {} ms  median {median:+.2} ms  p99 {p99:+.2} ms  max {max:+.2} ms  ({late} answers late)",
-        args.movetime, args.searches, args.movetime
+        "go movetime {movetime} x {}: time beyond {movetime} ms  median {median:+.2} ms  p99 {p99:+.2} ms  max {max:+.2} ms  ({late} answers late)",
+        args.searches
     );
     let (median, p99, max) = summary(&mut latency);
     println!(
@@ -325,6 +351,13 @@ fn accuracy(args: &AccuracyArgs, evaluators: &Evaluators) -> i32 {
     };
     let handmade = orca::eval::Evaluators::new(orca::eval::EvalKind::Handmade)
         .expect("hand-made needs no file");
+    eprintln!(
+        "orca bench accuracy: {} FFO positions; solving {} self-play positions (most of the time), \
+         then searching all at depths {:?} with both evaluations",
+        known.len(),
+        args.extra,
+        args.depths
+    );
     for i in 0..args.extra {
         let empties = 24 + (i % 5) as u32;
         let mut small = TranspositionTable::new(4);
@@ -346,8 +379,9 @@ fn accuracy(args: &AccuracyArgs, evaluators: &Evaluators) -> i32 {
             false,
         );
         eprintln!(
-            "labelled self-play position {} ({} empties): {:+} in {:.1} s",
+            "labelled self-play position {}/{} ({} empties): {:+} in {:.1} s",
             i + 1,
+            args.extra,
             empties,
             solution.score,
             solution.elapsed.as_secs_f64()
@@ -370,13 +404,22 @@ fn accuracy(args: &AccuracyArgs, evaluators: &Evaluators) -> i32 {
     for &depth in &args.depths {
         for (name, evals) in [("handmade", &handmade), ("trained", evaluators)] {
             let (mut found, mut error, mut nodes) = (0usize, 0f64, 0u64);
-            for k in known.iter_mut() {
+            let started = Instant::now();
+            let total = known.len();
+            // A wrongly chosen move of a self-play position is solved: seconds.
+            for (i, k) in known.iter_mut().enumerate() {
+                eprint!("\rsearching at depth {depth} with the {name} evaluation: {i}/{total}");
+                let _ = std::io::stderr().flush();
                 let line = bench::accuracy_of(k, &evals.othello, depth, &mut tt, evaluators);
                 found += usize::from(line.best_found);
                 error += line.score_error;
                 nodes += line.nodes;
             }
-            let n = known.len().max(1);
+            eprintln!(
+                "\rsearched at depth {depth} with the {name} evaluation: {total}/{total} in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+            let n = total.max(1);
             println!(
                 "{depth:>5} | {name:<10} | {:>5.1}% ({found}/{n}) | {:>24.2} | {:>10}",
                 100.0 * found as f64 / n as f64,

@@ -13,6 +13,8 @@ use orca::search::midgame::calibrate;
 /// Arguments of `orca calibrate`.
 #[derive(Args, Debug)]
 pub struct CalibrateArgs {
+    #[command(flatten)]
+    pub(super) eval: super::EvalArgs,
     /// Which game: othello or reversed (each has its own fit).
     #[arg(long, default_value = "othello")]
     variant: Variant,

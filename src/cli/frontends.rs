@@ -6,9 +6,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use orca::engine::{DEFAULT_HASH_MB, MAX_HASH_MB};
+use orca::engine::DEFAULT_HASH_MB;
 use orca::eval::Evaluators;
 use orca::game::Variant;
+use orca::play::{parse_duration, parse_movetime};
 use orca::protocol::ugi::MAX_MOVE_OVERHEAD_MS;
 use orca::protocol::{Output, gtp, nboard};
 use orca::search::time::DEFAULT_MOVE_OVERHEAD_MS;
@@ -17,20 +18,28 @@ use orca::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 #[derive(Args, Debug)]
 pub struct EngineArgs {
     /// Transposition table size in megabytes.
-    #[arg(long, default_value_t = DEFAULT_HASH_MB,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_HASH_MB as u64))]
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB, value_parser = super::hash_mb())]
     hash: usize,
-    /// Milliseconds kept in reserve for I/O on every timed search.
-    #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD_MS,
-          value_parser = clap::value_parser!(u64).range(0..=MAX_MOVE_OVERHEAD_MS))]
+    /// Time kept in reserve for I/O on every timed search.
+    #[arg(long, value_name = "TIME", default_value_t = DEFAULT_MOVE_OVERHEAD_MS,
+          value_parser = parse_move_overhead)]
     move_overhead: u64,
+    #[command(flatten)]
+    pub(super) eval: super::EvalArgs,
+}
+
+/// `--move-overhead` in milliseconds, within the range of the UGI
+/// `MoveOverhead` option.
+fn parse_move_overhead(text: &str) -> Result<u64, String> {
+    let max = Duration::from_millis(MAX_MOVE_OVERHEAD_MS);
+    parse_duration(text, Duration::ZERO, max).map(|time| time.as_millis() as u64)
 }
 
 /// Arguments of `orca nboard`.
 #[derive(Args, Debug)]
 pub struct NboardArgs {
     #[command(flatten)]
-    engine: EngineArgs,
+    pub(super) engine: EngineArgs,
 }
 
 /// Arguments of `orca gtp`.
@@ -39,15 +48,15 @@ pub struct GtpArgs {
     /// The game: othello, reversed or tictactoe (the `variant` command changes it).
     #[arg(long, default_value = "othello")]
     variant: Variant,
-    /// Milliseconds per move when the runner sets no time control
-    /// (default 1000 unless --depth is given).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    movetime: Option<u64>,
+    /// Time per move when the runner sets no time control
+    /// [default: 1000 (ms) unless --depth is given].
+    #[arg(long, value_name = "TIME", value_parser = parse_movetime)]
+    movetime: Option<Duration>,
     /// Deepest search of every genmove, with or without a time control.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: Option<u32>,
     #[command(flatten)]
-    engine: EngineArgs,
+    pub(super) engine: EngineArgs,
 }
 
 /// Runs an NBoard session on stdin/stdout.
@@ -67,7 +76,7 @@ pub fn run_nboard(args: &NboardArgs, evaluators: Arc<Evaluators>) -> i32 {
 /// Runs a GTP session on stdin/stdout.
 pub fn run_gtp(args: &GtpArgs, evaluators: Arc<Evaluators>) -> i32 {
     let movetime = match (args.movetime, args.depth) {
-        (Some(ms), _) => Some(Duration::from_millis(ms)),
+        (Some(time), _) => Some(time),
         (None, Some(_)) => None,
         (None, None) => Some(Duration::from_millis(gtp::DEFAULT_MOVETIME_MS)),
     };

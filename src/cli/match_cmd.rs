@@ -41,16 +41,16 @@ pub struct MatchArgs {
     /// Games to play (pairs of games share an opening).
     #[arg(long, default_value_t = 20)]
     games: usize,
-    /// Time control: movetime=MS for a fixed time a move, or MAIN+INC in
-    /// seconds for a clock (60+0.5).
+    /// Time control: movetime=TIME for a fixed time a move (movetime=100 is
+    /// 100 ms), or MAIN+INC for a clock, bare numbers in seconds (60+0.5).
     #[arg(long, default_value = "movetime=100", allow_hyphen_values = true)]
     tc: TimeControl,
     /// How far past its time a move may come before it loses on time.
-    #[arg(long, default_value = "50ms", value_parser = parse_movetime)]
+    #[arg(long, value_name = "TIME", default_value = "50ms", value_parser = parse_movetime)]
     margin: Duration,
     /// How long an engine may take to answer anything but a move (start-up,
     /// isready, ping, GTP commands) before it is declared silent.
-    #[arg(long, default_value = "10s", value_parser = parse_movetime)]
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_movetime)]
     timeout: Duration,
     /// Games played at once, each with its own pair of engine processes.
     #[arg(long, default_value_t = 1)]
@@ -90,6 +90,11 @@ pub fn run(args: &MatchArgs) -> i32 {
     };
     let openings = match openings::parse(&openings_text, args.variant) {
         Ok(o) => o,
+        // Line 0: the file as a whole (it holds no opening).
+        Err(e) if e.line == 0 => {
+            eprintln!("orca match: {openings_name}: {}", e.message);
+            return 2;
+        }
         Err(e) => {
             eprintln!("orca match: {openings_name}: {e}");
             return 2;

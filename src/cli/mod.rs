@@ -13,38 +13,87 @@ mod play;
 mod solve;
 mod train;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use clap::builder::RangedU64ValueParser;
+use clap::{Args, Parser, Subcommand};
 
+use orca::engine::{MAX_HASH_MB, MIN_HASH_MB};
 use orca::eval::trained::Weights;
 use orca::eval::{EvalKind, Evaluators};
+
+/// How every flag that takes a TIME reads it, shown below the help of the
+/// commands that have one (the parser is [`orca::play::parse_duration`]).
+const TIME_HELP: &str =
+    "TIME: a bare number is milliseconds (500), or give a unit: 500ms, 2.5s, 1m.";
 
 /// Orca: an Othello, reversed-Othello and tic-tac-toe engine. With no
 /// sub-command it speaks UGI, NBoard or GTP, whichever the first line is in.
 #[derive(Parser, Debug)]
-#[command(name = "orca", version, about, long_about = None)]
+#[command(name = "orca", version, about, long_about = None, args_conflicts_with_subcommands = true,
+          after_help = TIME_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    eval: EvalArgs,
+}
+
+/// The evaluation flags of the commands that evaluate positions.
+#[derive(Args, Debug)]
+pub struct EvalArgs {
     /// Evaluation of the Othello variants: trained (the built-in weights) or handmade.
-    #[arg(long, global = true, default_value = "trained")]
+    #[arg(long, default_value = "trained")]
     eval: EvalKind,
     /// Use the trained weights in this file instead of the built-in ones (the
     /// file says which variant it is for; give the option twice for both).
-    #[arg(long, global = true)]
+    #[arg(long, value_name = "FILE")]
     weights: Vec<PathBuf>,
 }
 
-/// The evaluations the command line asks for, or a message saying why not.
-fn evaluators(cli: &Cli) -> Result<Arc<Evaluators>, String> {
-    let mut evaluators = Evaluators::new(cli.eval).map_err(|e| format!("built-in weights: {e}"))?;
-    for path in &cli.weights {
+impl EvalArgs {
+    /// The evaluations these flags ask for, or a message saying why not.
+    fn evaluators(&self) -> Result<Arc<Evaluators>, String> {
+        evaluators(self.eval, &self.weights)
+    }
+}
+
+/// Evaluations of `kind`, with the trained weights of these files in place of
+/// the built-in ones; or a message saying why not.
+fn evaluators(kind: EvalKind, weights: &[PathBuf]) -> Result<Arc<Evaluators>, String> {
+    let mut evaluators = Evaluators::new(kind).map_err(|e| format!("built-in weights: {e}"))?;
+    for path in weights {
         let weights = Weights::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
         evaluators.use_weights(weights);
     }
     Ok(Arc::new(evaluators))
+}
+
+/// `--hash MB` of every command: the range the UGI `Hash` option advertises.
+fn hash_mb() -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::new().range(MIN_HASH_MB as u64..=MAX_HASH_MB as u64)
+}
+
+/// Runs `body` with the evaluations, or says why there are none (status 1).
+fn with_evaluators(
+    evaluators: Result<Arc<Evaluators>, String>,
+    body: impl FnOnce(Arc<Evaluators>) -> i32,
+) -> i32 {
+    match evaluators {
+        Ok(evaluators) => body(evaluators),
+        Err(message) => {
+            eprintln!("orca: {message}");
+            1
+        }
+    }
+}
+
+/// Arguments of `orca ugi`.
+#[derive(Args, Debug)]
+pub struct UgiArgs {
+    #[command(flatten)]
+    eval: EvalArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -58,9 +107,11 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Play a game against Orca in the terminal (or two people, or watch Orca
     /// play itself).
+    #[command(after_help = TIME_HELP)]
     Play(play::PlayArgs),
     /// Referee a match between two engines (UGI, GTP or NBoard): every move
     /// checked, clocks kept, results with Elo, pentanomial and SPRT, games as GGF.
+    #[command(after_help = TIME_HELP)]
     Match(match_cmd::MatchArgs),
     /// Make a balanced openings file for `orca match` from WTHOR games.
     Openings(openings::OpeningsArgs),
@@ -69,46 +120,53 @@ enum Command {
     /// Fit the probable cutoffs' error model on positions of the shipped games.
     Calibrate(calibrate::CalibrateArgs),
     /// Run the engine over UGI on stdin/stdout.
-    Ugi,
+    Ugi(UgiArgs),
     /// Run the engine over NBoard (protocol version 2), for the NBoard GUI.
+    #[command(after_help = TIME_HELP)]
     Nboard(frontends::NboardArgs),
     /// Run the engine over GTP (version 2, Othello coordinates), for match runners.
+    #[command(after_help = TIME_HELP)]
     Gtp(frontends::GtpArgs),
 }
 
 /// Runs the parsed command line and returns the process exit status.
 pub fn run(cli: Cli) -> i32 {
-    let evaluators = match evaluators(&cli) {
-        Ok(e) => e,
-        Err(message) => {
-            eprintln!("orca: {message}");
-            return 1;
-        }
-    };
     match cli.command {
         Some(Command::Perft(args)) => perft::run(&args),
-        Some(Command::Bench(args)) => bench::run(&args, evaluators),
-        Some(Command::Solve(args)) => solve::run(&args, evaluators),
-        Some(Command::Play(args)) => play::run(&args, evaluators),
+        Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Solve(args)) => {
+            with_evaluators(args.eval.evaluators(), |e| solve::run(&args, e))
+        }
+        Some(Command::Play(args)) => {
+            with_evaluators(args.eval.evaluators(), |e| play::run(&args, e))
+        }
         Some(Command::Match(args)) => match_cmd::run(&args),
         Some(Command::Openings(args)) => openings::run(&args),
         Some(Command::Train(args)) => train::run(&args),
-        Some(Command::Calibrate(args)) => calibrate::run(&args, &evaluators),
-        Some(Command::Nboard(args)) => frontends::run_nboard(&args, evaluators),
-        Some(Command::Gtp(args)) => frontends::run_gtp(&args, evaluators),
-        Some(Command::Ugi) => {
+        Some(Command::Calibrate(args)) => with_evaluators(args.eval.evaluators(), |e| {
+            calibrate::run(&args, &e)
+        }),
+        Some(Command::Nboard(args)) => with_evaluators(args.engine.eval.evaluators(), |e| {
+            frontends::run_nboard(&args, e)
+        }),
+        Some(Command::Gtp(args)) => with_evaluators(args.engine.eval.evaluators(), |e| {
+            frontends::run_gtp(&args, e)
+        }),
+        Some(Command::Ugi(args)) => with_evaluators(args.eval.evaluators(), |evaluators| {
             let stdin = std::io::stdin();
             orca::protocol::ugi::run(
                 &mut stdin.lock(),
                 orca::protocol::Output::stdout(),
                 evaluators,
             )
-        }
+        }),
         // No sub-command: the protocol is told from the first line.
-        None => orca::protocol::detect::run(
-            Box::new(std::io::BufReader::new(std::io::stdin())),
-            orca::protocol::Output::stdout(),
-            evaluators,
-        ),
+        None => with_evaluators(cli.eval.evaluators(), |evaluators| {
+            orca::protocol::detect::run(
+                Box::new(std::io::BufReader::new(std::io::stdin())),
+                orca::protocol::Output::stdout(),
+                evaluators,
+            )
+        }),
     }
 }

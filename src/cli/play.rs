@@ -10,7 +10,7 @@
 
 use std::fs;
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -42,8 +42,8 @@ pub struct PlayArgs {
     /// terminal) or none (watch Orca play itself).
     #[arg(long, default_value = "black")]
     color: Seating,
-    /// Orca's thinking time per move, with its unit: 500ms, 1s, 2.5s [default: 1s].
-    #[arg(long, value_parser = parse_movetime, conflicts_with = "depth")]
+    /// Orca's thinking time per move [default: 1s].
+    #[arg(long, value_name = "TIME", value_parser = parse_movetime, conflicts_with = "depth")]
     movetime: Option<Duration>,
     /// Search this many plies per move instead of thinking for a time.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -58,6 +58,8 @@ pub struct PlayArgs {
     /// (Othello and reversed Othello; GGF has no tic-tac-toe).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) eval: super::EvalArgs,
 }
 
 /// Plays until the person quits or input ends; returns the exit status.
@@ -66,6 +68,12 @@ pub fn run(args: &PlayArgs, evaluators: Arc<Evaluators>) -> i32 {
         eprintln!(
             "orca play: --save writes GGF, a format for Othello games; tic-tac-toe games cannot be saved"
         );
+        return 2;
+    }
+    if let Some(path) = &args.save
+        && let Err(e) = check_writable(path)
+    {
+        eprintln!("orca play: --save {}: {e}", path.display());
         return 2;
     }
     let limits = match args.depth {
@@ -104,6 +112,20 @@ pub fn run(args: &PlayArgs, evaluators: Arc<Evaluators>) -> i32 {
             0
         }
     }
+}
+
+/// Whether the record can be written to `path`, found before the game rather
+/// than after it. A file made only for the check is removed again.
+fn check_writable(path: &Path) -> io::Result<()> {
+    let existed = fs::symlink_metadata(path).is_ok();
+    fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)?;
+    if !existed {
+        fs::remove_file(path)?;
+    }
+    Ok(())
 }
 
 /// Colour only for a terminal, unless `--no-color`, `NO_COLOR` or `TERM=dumb`

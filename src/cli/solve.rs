@@ -17,13 +17,15 @@ pub struct SolveArgs {
     /// The OBF file to solve.
     file: String,
     /// Solve this many positions of the file at the same time, one search
-    /// thread and one table each (the answers never depend on it).
-    #[arg(long, default_value_t = 1)]
+    /// thread and one table each (the answers never depend on it); no more
+    /// threads than positions are started.
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64))]
     threads: usize,
     // 256 MB by default: larger tables save a few nodes but each probe waits
     // longer (docs/tuning.md, "The table").
     /// Transposition table size in MB (per thread).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = super::hash_mb())]
     hash: usize,
     /// Give the exact score of every legal move, compared with the file's.
     #[arg(long)]
@@ -34,7 +36,13 @@ pub struct SolveArgs {
     /// Rules: othello (the file's scores apply) or reversed (no comparison).
     #[arg(long, default_value = "othello")]
     variant: Variant,
+    #[command(flatten)]
+    pub(super) eval: super::EvalArgs,
 }
+
+/// Most positions `--threads` solves at once: far more cores than a machine
+/// has, yet a bound on the threads and tables a typo can ask for.
+const MAX_THREADS: usize = 256;
 
 struct Row {
     index: usize,
@@ -111,6 +119,10 @@ pub fn run(args: &SolveArgs, evaluators: std::sync::Arc<Evaluators>) -> i32 {
             return 2;
         }
     };
+    if problems.is_empty() {
+        eprintln!("orca solve: {}: no position in the file", args.file);
+        return 2;
+    }
     if args.variant == Variant::TicTacToe {
         eprintln!("orca solve: OBF files hold Othello positions (use othello or reversed)");
         return 2;
@@ -121,27 +133,33 @@ pub fn run(args: &SolveArgs, evaluators: std::sync::Arc<Evaluators>) -> i32 {
         SolveMode::Exact
     };
     let compare = args.variant == Variant::Othello;
-    let queue = Mutex::new(problems.into_iter().enumerate());
     let results = Mutex::new(Vec::new());
-    let total = text.lines().filter(|l| !l.trim().is_empty()).count();
+    let total = problems.len();
+    // A thread with no position to solve would only hold a table.
+    let threads = args.threads.min(total);
+    if threads < args.threads {
+        eprintln!(
+            "orca solve: --threads {} capped at {threads}, the number of positions",
+            args.threads
+        );
+    }
+    let queue = Mutex::new(problems.into_iter().enumerate());
     std::thread::scope(|scope| {
-        for _ in 0..args.threads.max(1) {
+        for _ in 0..threads {
             scope.spawn(|| {
-                let mut tt = TranspositionTable::new(args.hash);
+                // Made once the thread has a position, cleared for each next one.
+                let mut table: Option<TranspositionTable> = None;
                 loop {
                     let Some((index, problem)) = queue.lock().unwrap().next() else {
                         break;
                     };
-                    tt.clear();
+                    if let Some(tt) = table.as_mut() {
+                        tt.clear();
+                    }
+                    let tt = table.get_or_insert_with(|| TranspositionTable::new(args.hash));
                     let board = problem.position.state().0;
-                    let solution = solve(
-                        board,
-                        args.variant,
-                        &evaluators,
-                        &mut tt,
-                        mode,
-                        args.all_moves,
-                    );
+                    let solution =
+                        solve(board, args.variant, &evaluators, tt, mode, args.all_moves);
                     // The whole row, so that a long run stopped early still
                     // leaves its figures behind.
                     eprintln!(

@@ -8,48 +8,63 @@ use clap::Args;
 use orca::game::Variant;
 use orca::train::{self, Progress, TrainConfig};
 
-/// Arguments of `orca train`.
+/// Arguments of `orca train`. Defaults not given here are those of the full
+/// training of the variant, the one that made the committed weights.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
     /// Which rules: othello or reversed.
     #[arg(long, default_value = "othello")]
     variant: Variant,
-    /// Where to write the weights (default: weights/<variant>.bin).
-    #[arg(long)]
-    out: Option<PathBuf>,
+    /// Where to write the weights (required, so that the committed
+    /// weights/*.bin are replaced only when named).
+    #[arg(long, value_name = "FILE", required = true)]
+    out: PathBuf,
     /// The WTHOR files (standard Othello).
     #[arg(long, default_value = "data/wthor")]
     wthor: PathBuf,
-    /// Use at most this many WTHOR games.
+    /// Use at most this many WTHOR games [default: all].
     #[arg(long)]
     games: Option<usize>,
-    /// Self-play games (default: the full training's number).
-    #[arg(long)]
+    #[arg(long, help = defaults("Self-play games", |c| c.selfplay_games.to_string()))]
     selfplay: Option<usize>,
-    /// Solve exactly the positions with at most this many empty squares.
-    #[arg(long)]
+    #[arg(long, help = defaults(
+        "Solve exactly the positions with at most this many empty squares",
+        |c| c.line.exact_empties.to_string()))]
     exact_empties: Option<u32>,
-    /// Solve the late positions of one WTHOR game in this many (0: none).
-    #[arg(long)]
+    #[arg(long, help = defaults(
+        "Solve the late positions of one WTHOR game in this many (0: none)",
+        |c| c.exact_every.to_string()))]
     exact_every: Option<usize>,
-    /// Solve further back, to --deep-empties, one WTHOR game in this many (0: none).
-    #[arg(long)]
+    #[arg(long, help = defaults(
+        "Solve further back, to --deep-empties, one WTHOR game in this many (0: none)",
+        |c| c.deep_every.to_string()))]
     deep_every: Option<usize>,
-    /// Empty squares from which the deep games are solved.
-    #[arg(long)]
+    #[arg(long, help = defaults(
+        "Empty squares from which the deep games are solved",
+        |c| c.deep_empties.to_string()))]
     deep_empties: Option<u32>,
-    /// Search depth of the self-play moves.
-    #[arg(long)]
+    #[arg(long, help = defaults("Search depth of the self-play moves", |c| c.line.depth.to_string()))]
     depth: Option<u32>,
-    /// Fitting passes per stage.
-    #[arg(long)]
+    #[arg(long, help = defaults("Fitting passes per stage", |c| c.fit.epochs.to_string()))]
     epochs: Option<usize>,
-    /// Seed of every random choice.
-    #[arg(long)]
+    #[arg(long, help = defaults("Seed of every random choice", |c| c.seed.to_string()))]
     seed: Option<u64>,
-    /// Worker threads for labelling and self-play (results do not depend on it).
-    #[arg(long)]
+    #[arg(long, help = defaults(
+        "Worker threads for labelling and self-play (results do not depend on it)",
+        |c| c.threads.to_string()))]
     threads: Option<usize>,
+}
+
+/// A flag's help with its default in the full training: one number when both
+/// variants share it, else each variant's.
+fn defaults(help: &str, value: impl Fn(&TrainConfig) -> String) -> String {
+    let of = |variant| value(&TrainConfig::full(variant, PathBuf::new()));
+    let (othello, reversed) = (of(Variant::Othello), of(Variant::Reversed));
+    if othello == reversed {
+        format!("{help} [default: {othello}]")
+    } else {
+        format!("{help} [default: othello {othello}, reversed {reversed}]")
+    }
 }
 
 fn bar(done: usize, total: usize) -> String {
@@ -100,10 +115,7 @@ pub fn run(args: &TrainArgs) -> i32 {
     if let Some(n) = args.threads {
         config.threads = n;
     }
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("weights/{}.bin", args.variant)));
+    let out = &args.out;
     eprintln!("orca train: {config:?}");
     let result = train::run(&config, &mut |p| match p {
         Progress::Lines { done, total } => {
@@ -137,7 +149,7 @@ pub fn run(args: &TrainArgs) -> i32 {
         eprintln!("orca train: cannot create {}: {e}", dir.display());
         return 1;
     }
-    if let Err(e) = std::fs::write(&out, &bytes) {
+    if let Err(e) = std::fs::write(out, &bytes) {
         eprintln!("orca train: cannot write {}: {e}", out.display());
         return 1;
     }

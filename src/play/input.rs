@@ -1,4 +1,5 @@
-//! What a person types at the `orca play` prompt, and the `--movetime` flag.
+//! What a person types at the `orca play` prompt, and the time syntax of every
+//! command-line flag that takes a time.
 //!
 //! A line is one move or one command. Only the shape of a move is checked here
 //! (a letter and a row number, or a pass); whether it is a square of this game
@@ -88,35 +89,61 @@ pub fn parse_input(line: &str) -> Result<Input, InputError> {
 /// The longest thinking time `--movetime` accepts.
 pub const MAX_MOVETIME: Duration = Duration::from_secs(3600);
 
-/// Parses `--movetime`: a number with its unit, `ms` or `s` (`500ms`, `1s`,
-/// `2.5s`). A bare number is refused because the protocol counts milliseconds
-/// and a person counts seconds.
+/// Reads a time given on the command line, the one syntax of every flag that
+/// takes one: a bare number of milliseconds (`500`), or a number with its
+/// unit, `ms`, `s` or `m` (`500ms`, `2.5s`, `1m`, any case). The value is
+/// rounded to a whole millisecond and must lie within `min..=max`.
+///
+/// # Errors
+/// A message saying what a good value looks like.
+pub fn parse_duration(text: &str, min: Duration, max: Duration) -> Result<Duration, String> {
+    let lower = text.trim().to_ascii_lowercase();
+    let (number, ms_per_unit) = if let Some(n) = lower.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = lower.strip_suffix('s') {
+        (n, 1e3)
+    } else if let Some(n) = lower.strip_suffix('m') {
+        (n, 60e3)
+    } else {
+        (lower.as_str(), 1.0)
+    };
+    let millis = number
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .map(|v| v * ms_per_unit)
+        .ok_or_else(|| {
+            format!("'{text}' is not a time like 500 (milliseconds), 500ms, 2.5s or 1m")
+        })?;
+    let in_range = millis >= 0.0 && millis.round() <= max.as_millis() as f64;
+    let time = Duration::from_millis(millis.round() as u64);
+    if !in_range || time < min {
+        return Err(format!(
+            "'{text}' is out of range: from {} to {}",
+            duration_text(min),
+            duration_text(max)
+        ));
+    }
+    Ok(time)
+}
+
+/// A thinking time or a time limit (`--movetime`, `--margin`, `--timeout`):
+/// [`parse_duration`] from 1 ms to [`MAX_MOVETIME`].
 ///
 /// # Errors
 /// A message saying what a good value looks like.
 pub fn parse_movetime(text: &str) -> Result<Duration, String> {
-    let lower = text.trim().to_ascii_lowercase();
-    let (number, seconds_per_unit) = if let Some(n) = lower.strip_suffix("ms") {
-        (n, 0.001)
-    } else if let Some(n) = lower.strip_suffix('s') {
-        (n, 1.0)
+    parse_duration(text, Duration::from_millis(1), MAX_MOVETIME)
+}
+
+/// A duration as [`parse_duration`] reads it back: `0ms`, `1ms`, `3600s`.
+fn duration_text(time: Duration) -> String {
+    if time.subsec_millis() == 0 && !time.is_zero() {
+        format!("{}s", time.as_secs())
     } else {
-        return Err(format!(
-            "'{text}' needs a unit: milliseconds like 500ms or seconds like 2s"
-        ));
-    };
-    let value: f64 = number
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a time like 500ms or 2s"))?;
-    let seconds = value * seconds_per_unit;
-    if !(seconds.is_finite() && seconds >= 0.001 && seconds <= MAX_MOVETIME.as_secs_f64()) {
-        return Err(format!(
-            "'{text}' is out of range: from 1ms to {}s",
-            MAX_MOVETIME.as_secs()
-        ));
+        format!("{}ms", time.as_millis())
     }
-    Ok(Duration::from_millis((seconds * 1000.0).round() as u64))
 }
 
 #[cfg(test)]
@@ -161,16 +188,31 @@ mod tests {
     }
 
     #[test]
-    fn movetimes_need_a_unit_and_a_sane_value() {
+    fn durations_are_milliseconds_or_carry_a_unit() {
         assert_eq!(parse_movetime("1s"), Ok(Duration::from_secs(1)));
         assert_eq!(parse_movetime("500ms"), Ok(Duration::from_millis(500)));
         assert_eq!(parse_movetime("2.5S"), Ok(Duration::from_millis(2500)));
-        assert!(parse_movetime("2").unwrap_err().contains("needs a unit"));
-        assert!(parse_movetime("fast").is_err());
+        assert_eq!(parse_movetime("2"), Ok(Duration::from_millis(2)));
+        assert_eq!(parse_movetime(" 250 "), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_movetime("1m"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_movetime("0.5M"), Ok(Duration::from_secs(30)));
+        assert!(parse_movetime("fast").unwrap_err().contains("not a time"));
         assert!(parse_movetime("0s").unwrap_err().contains("out of range"));
+        assert!(
+            parse_movetime("0")
+                .unwrap_err()
+                .contains("from 1ms to 3600s")
+        );
         assert!(parse_movetime("-1s").is_err());
         assert!(parse_movetime("2h").is_err());
         assert!(parse_movetime("NaNs").is_err());
+        assert!(parse_movetime("infs").is_err());
         assert!(parse_movetime("4000s").is_err());
+        assert!(parse_movetime("61m").is_err());
+        assert!(parse_movetime("1e300").is_err());
+        let overhead = parse_duration("0", Duration::ZERO, Duration::from_secs(5));
+        assert_eq!(overhead, Ok(Duration::ZERO));
+        let late = parse_duration("6s", Duration::ZERO, Duration::from_secs(5));
+        assert!(late.unwrap_err().contains("from 0ms to 5s"));
     }
 }

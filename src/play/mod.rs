@@ -4,7 +4,8 @@
 //! [`session`] holds the game itself (who sits where, the moves with who made
 //! them, undo to the person's previous turn, the result line, the move list and
 //! the GGF record); [`input`] turns a typed line into a command or a move and
-//! reads `--movetime`; [`render`] draws the board and the status and score text.
+//! reads the times of the command line; [`render`] draws the board and the
+//! status and score text.
 //! The command-line front (`src/cli/play.rs`) only adds the engine, the
 //! terminal and the files, so the game flow is checked here without either.
 
@@ -14,7 +15,7 @@ pub mod session;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-pub use input::{Input, InputError, parse_input, parse_movetime};
+pub use input::{Input, InputError, parse_duration, parse_input, parse_movetime};
 pub use render::Style;
 pub use session::{MoveError, PlayedMove, Player, Seating, Session, Source, Turn};
 

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::play::parse_movetime;
+use crate::play::{parse_duration, parse_movetime};
 
 /// The text protocols the referee can drive an engine with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -194,27 +194,25 @@ pub enum TimeControl {
 impl FromStr for TimeControl {
     type Err = String;
 
-    /// `movetime=100` (milliseconds; `movetime=0.1s` and `movetime=100ms` too)
-    /// or `MAIN+INC` in seconds (`60+0.5`, `300`).
+    /// `movetime=TIME` in the command line's time syntax (`movetime=100`
+    /// is 100 ms, `movetime=0.1s`), or a clock `MAIN+INC` whose bare numbers
+    /// are seconds, as in cutechess-cli's `tc` (`60+0.5`, `300`, `1m+500ms`).
     fn from_str(s: &str) -> Result<TimeControl, String> {
         let s = s.trim();
         if let Some(value) = s.strip_prefix("movetime=") {
-            let time = match value.parse::<u64>() {
-                Ok(ms) if ms > 0 => Duration::from_millis(ms),
-                Ok(_) => return Err("movetime must be positive".into()),
-                Err(_) => parse_movetime(value)?,
-            };
-            return Ok(TimeControl::MoveTime(time));
+            return Ok(TimeControl::MoveTime(parse_movetime(value)?));
         }
         let seconds = |part: &str| -> Result<Duration, String> {
-            part.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e7)
-                .map(Duration::from_secs_f64)
-                .ok_or_else(|| {
-                    format!("'{s}' is not a time control (expected movetime=MS or SECONDS+INCREMENT, like 60+0.5)")
-                })
+            let bare = part.trim().parse::<f64>().ok();
+            let time = match bare {
+                Some(v) => Some(v)
+                    .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e7)
+                    .map(Duration::from_secs_f64),
+                None => parse_duration(part, Duration::ZERO, Duration::from_secs(10_000_000)).ok(),
+            };
+            time.ok_or_else(|| {
+                format!("'{s}' is not a time control (expected movetime=TIME or MAIN+INCREMENT in seconds, like 60+0.5)")
+            })
         };
         let (main, increment) = match s.split_once('+') {
             Some((main, increment)) => (seconds(main)?, seconds(increment)?),
@@ -312,7 +310,26 @@ mod tests {
                 increment: Duration::ZERO
             })
         );
-        for bad in ["movetime=0", "movetime=fast", "0+1", "a+b", "-5", ""] {
+        assert_eq!(
+            "1m+500ms".parse::<TimeControl>(),
+            Ok(TimeControl::Clock {
+                main: ms(60_000),
+                increment: ms(500)
+            })
+        );
+        assert_eq!(
+            "movetime=1m".parse::<TimeControl>(),
+            Ok(TimeControl::MoveTime(ms(60_000)))
+        );
+        for bad in [
+            "movetime=0",
+            "movetime=fast",
+            "movetime=2h",
+            "0+1",
+            "a+b",
+            "-5",
+            "",
+        ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
         assert_eq!(TimeControl::MoveTime(ms(50)).to_string(), "movetime 50 ms");

@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{
-    BestMove, DEFAULT_HASH_MB, Engine, GoRequest, MAX_HASH_MB, Report, ResizeError, SearchInfo,
-    StartError,
+    BestMove, DEFAULT_HASH_MB, Engine, GoRequest, MAX_HASH_MB, MIN_HASH_MB, Report, ResizeError,
+    SearchInfo, StartError,
 };
 use crate::eval::{DISC, Evaluators};
 use crate::game::position::Outcome;
@@ -212,7 +212,7 @@ impl Session {
             Variant::Othello
         ));
         self.out.line(&format!(
-            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+            "option name Hash type spin default {DEFAULT_HASH_MB} min {MIN_HASH_MB} max {MAX_HASH_MB}"
         ));
         self.out
             .line("option name Threads type spin default 1 min 1 max 1");
@@ -248,7 +248,7 @@ impl Session {
                 }
                 Err(e) => self.error(format!("setoption: {e}")),
             },
-            "hash" => match spin(1, MAX_HASH_MB as u64) {
+            "hash" => match spin(MIN_HASH_MB as u64, MAX_HASH_MB as u64) {
                 Some(mb) => match self.engine.set_hash(mb as usize) {
                     Ok(()) => self.hash_mb = mb as usize,
                     Err(ResizeError::Table(e)) => self.error(format!(
@@ -258,7 +258,7 @@ impl Session {
                     Err(e @ ResizeError::Busy) => self.error(format!("setoption: {e}")),
                 },
                 None => self.error(format!(
-                    "setoption: bad value '{value}' for Hash (expected 1 to {MAX_HASH_MB})"
+                    "setoption: bad value '{value}' for Hash (expected {MIN_HASH_MB} to {MAX_HASH_MB})"
                 )),
             },
             "threads" => {
