@@ -143,8 +143,10 @@ fn ping_stops_the_search_and_nothing_stale_follows_the_pong() {
     std::thread::sleep(Duration::from_millis(150));
     let sent = Instant::now();
     let before = ping(&mut e, 2);
+    // Depth 60 from the opening never ends by itself; seconds leave a busy
+    // machine slack.
     assert!(
-        sent.elapsed() < Duration::from_secs(2),
+        sent.elapsed() < Duration::from_secs(10),
         "the search stops at once"
     );
     assert!(
@@ -226,9 +228,11 @@ fn go_honours_the_clock_of_the_side_to_move() {
     let mut e = nboard();
     e.send("set depth 60");
     e.recv();
-    // Three seconds each; black has used 2.7 s, white 0.3 s.
+    // Ten minutes each; black has used 597 s, white 1 s. A share of black's
+    // 3 s is about 0.1 s (seconds to spare on a busy machine); a share of
+    // white's clock would be about 20 s.
     let game = format!(
-        "(;GM[Othello]TI[0:03]TY[8]BO[{START_BOARD}]B[F5//1.4]W[F6//0.2]B[E6//1.3]W[F4//0.1];)"
+        "(;GM[Othello]TI[10:00]TY[8]BO[{START_BOARD}]B[F5//300]W[F6//0.5]B[E6//297]W[F4//0.5];)"
     );
     e.send(&format!("set game {game}"));
     ping(&mut e, 1);
@@ -236,8 +240,8 @@ fn go_honours_the_clock_of_the_side_to_move() {
     let (at, line) = e.wait_for("===");
     parse_answer(&line);
     assert!(
-        at.duration_since(sent) < Duration::from_millis(300),
-        "black has 0.3 s left: took {:?}",
+        at.duration_since(sent) < Duration::from_secs(3),
+        "black has 3 s left: took {:?}",
         at.duration_since(sent)
     );
 }
@@ -289,7 +293,7 @@ fn bad_input_is_logged_and_ignored() {
     e.send_bytes(&long);
     e.send_bytes(b"set game \xff\xfe\n");
     assert!(ping(&mut e, 7).is_empty(), "nothing on stdout but the pong");
-    let log = e.stderr(Duration::from_millis(300));
+    let log = e.stderr_lines(16);
     assert!(log.len() >= 16, "every bad line is logged: {log:?}");
     assert!(
         log.iter().any(|l| l.contains("unknown command 'fly'")),

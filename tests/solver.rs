@@ -199,7 +199,9 @@ fn the_engine_solves_exactly_inside_go() {
     let p = &problems("fforum-1-19")[0];
     let mut e = common::Orca::ugi();
     e.send(&format!("position fen {}", p.position));
-    e.send("go movetime 2000");
+    // The search ends as soon as it is exact: the long move time only keeps
+    // a busy machine from cutting the solve short.
+    e.send("go movetime 60000");
     let lines = e.until("bestmove");
     let exact = lines
         .iter()

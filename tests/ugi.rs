@@ -122,7 +122,8 @@ fn infinite_then_stop_gives_exactly_one_bestmove() {
     );
     let stopped = e.send("stop");
     let (at, _) = e.wait_for("bestmove");
-    assert!(at.duration_since(stopped) < Duration::from_secs(2));
+    // An infinite search ends only on stop; seconds leave a busy machine slack.
+    assert!(at.duration_since(stopped) < Duration::from_secs(10));
     let after = e.drain(Duration::from_millis(300));
     assert!(
         after.iter().all(|l| !l.starts_with("bestmove")),
@@ -164,8 +165,9 @@ fn movetime_is_respected() {
         let sent = e.send("go movetime 100");
         let (at, _) = e.wait_for("bestmove");
         let took = at.duration_since(sent);
-        // Precision is the timing benchmark's job; here a noisy machine gets slack.
-        assert!(took < Duration::from_millis(100 + 400), "{took:?}");
+        // Precision is `orca bench timing`'s job: a busy machine delays the
+        // answer by any amount, so the bound above only says the search ends.
+        assert!(took < Duration::from_millis(100 + 5000), "{took:?}");
         assert!(
             took >= Duration::from_millis(40),
             "searches about the whole movetime: {took:?}"
@@ -177,14 +179,16 @@ fn movetime_is_respected() {
 fn clock_search_stays_within_the_clock() {
     let mut e = Orca::ugi();
     e.send("position startpos moves f5 d6 c3");
-    // White to move with 300 ms on its clock and a huge clock for black.
-    let sent = e.send("go p1time 100000 p2time 300 p1inc 0 p2inc 0");
+    // White to move with 3 s on its clock: a share of it is about 0.1 s, so
+    // seconds are left for a busy machine's delays. Black's clock of almost
+    // three hours would give a share of minutes.
+    let sent = e.send("go p1time 10000000 p2time 3000 p1inc 0 p2inc 0");
     let (at, _) = e.wait_for("bestmove");
-    assert!(at.duration_since(sent) < Duration::from_millis(300));
+    assert!(at.duration_since(sent) < Duration::from_secs(3));
     // UCI aliases: wtime is white's clock.
-    let sent = e.send("go btime 100000 wtime 250");
+    let sent = e.send("go btime 10000000 wtime 3000");
     let (at, _) = e.wait_for("bestmove");
-    assert!(at.duration_since(sent) < Duration::from_millis(250));
+    assert!(at.duration_since(sent) < Duration::from_secs(3));
 }
 
 #[test]

@@ -4,8 +4,12 @@
 //! Everything the referee knows about time comes from these stamps, so a reply
 //! is timed when it arrived, not when a busy referee thread got round to it.
 //! Waiting is always bounded by a deadline and watches the match's stop flag,
-//! so neither a silent engine nor Ctrl-C can hang the referee. Dropping the
-//! process kills it and reaps it: no engine outlives its match.
+//! so neither a silent engine nor Ctrl-C can hang the referee.
+//!
+//! Each engine runs in a process group of its own, and ending it (after
+//! `quit`, on a fault, on Ctrl-C, or by dropping it) kills the whole group:
+//! an engine started by a wrapper script, or one that starts helpers, leaves
+//! nothing behind. No engine outlives its match.
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -16,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 
-use crate::protocol::{InputLine, read_line};
+use crate::protocol::{InputLine, MAX_LINE_BYTES, read_line};
 
 /// How often a wait looks at the stop flag.
 const STOP_POLL: Duration = Duration::from_millis(20);
@@ -31,16 +35,24 @@ pub enum WaitError {
     Timeout,
     /// The engine closed its output (it exited or crashed); the detail says how.
     Closed(String),
+    /// The engine wrote a line that is no text line (not UTF-8, or too long);
+    /// the detail says which.
+    Unreadable(String),
     /// The match is being stopped.
     Interrupted,
 }
+
+/// A line as the reader thread passes it on: the text, or why it is unreadable.
+type Line = Result<String, String>;
 
 /// A running engine process.
 pub struct EngineProcess {
     name: String,
     child: Child,
+    /// The child has been reaped: its pid (and group id) may be reused.
+    reaped: bool,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Option<(Instant, String)>>,
+    lines: Receiver<Option<(Instant, Line)>>,
     stop: Arc<AtomicBool>,
 }
 
@@ -64,7 +76,8 @@ impl EngineProcess {
             .stderr(Stdio::piped());
         // Ctrl-C at the terminal reaches the whole foreground process group.
         // Engines get a group of their own, so the referee alone decides how
-        // and when they stop, and no engine dies mid-game looking like a crash.
+        // and when they stop, no engine dies mid-game looking like a crash,
+        // and ending an engine can end everything it started.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command.spawn()?;
@@ -76,13 +89,15 @@ impl EngineProcess {
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             while let Ok(Some(line)) = read_line(&mut reader) {
-                let text = match line {
-                    InputLine::Text(text) => text,
-                    InputLine::TooLong(n) => format!("<a line of {n} bytes>"),
-                    InputLine::NotUtf8 => "<a line that is not UTF-8>".to_string(),
+                let line = match line {
+                    InputLine::Text(text) => Ok(text),
+                    InputLine::TooLong(n) => Err(format!(
+                        "wrote a line of {n} bytes (at most {MAX_LINE_BYTES} are read)"
+                    )),
+                    InputLine::NotUtf8 => Err("wrote a line that is not UTF-8".to_string()),
                 };
-                log::trace!("{label} < {text}");
-                if tx.send(Some((Instant::now(), text))).is_err() {
+                log::trace!("{label} < {line:?}");
+                if tx.send(Some((Instant::now(), line))).is_err() {
                     return;
                 }
             }
@@ -98,6 +113,7 @@ impl EngineProcess {
         Ok(EngineProcess {
             name: name.to_string(),
             child,
+            reaped: false,
             stdin,
             lines: rx,
             stop,
@@ -140,75 +156,121 @@ impl EngineProcess {
     /// comes before `deadline`.
     ///
     /// # Errors
-    /// The deadline passed, the engine closed its output, or the match is
-    /// being stopped.
+    /// The deadline passed, the engine closed its output or wrote a line that
+    /// cannot be read, or the match is being stopped.
     pub fn next_line(&mut self, deadline: Instant) -> Result<(Instant, String), WaitError> {
         loop {
             if self.stop.load(Ordering::Relaxed) {
                 return Err(WaitError::Interrupted);
             }
             let now = Instant::now();
-            if now >= deadline {
+            let received = if now >= deadline {
                 // A line already waiting counts if it was read in time.
-                return match self.lines.try_recv() {
-                    Ok(Some((at, line))) if at <= deadline => Ok((at, line)),
-                    _ => Err(WaitError::Timeout),
-                };
-            }
-            match self.lines.recv_timeout((deadline - now).min(STOP_POLL)) {
-                Ok(Some(line)) => return Ok(line),
-                Ok(None) | Err(RecvTimeoutError::Disconnected) => {
-                    return Err(WaitError::Closed(self.exit_detail()));
+                match self.lines.try_recv() {
+                    Ok(Some((at, line))) if at <= deadline => Some((at, line)),
+                    _ => return Err(WaitError::Timeout),
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+            } else {
+                match self.lines.recv_timeout((deadline - now).min(STOP_POLL)) {
+                    Ok(Some(line)) => Some(line),
+                    Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                        return Err(WaitError::Closed(self.exit_detail()));
+                    }
+                    Err(RecvTimeoutError::Timeout) => None,
+                }
+            };
+            if let Some((at, line)) = received {
+                return line.map(|text| (at, text)).map_err(WaitError::Unreadable);
             }
         }
     }
 
-    /// How the process ended, for messages: its exit status if it has exited
-    /// (waiting briefly for it), else that it closed its output.
+    /// How the process ended, for messages: its exit status if it exits
+    /// within a moment, else that it closed its output. Either way the engine
+    /// is ended: it is of no further use.
     fn exit_detail(&mut self) -> String {
-        let deadline = Instant::now() + QUIT_GRACE;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return describe_exit(status),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                Ok(None) => return "it closed its output".to_string(),
-                Err(e) => return format!("its state is unknown ({e})"),
-            }
-        }
+        self.end(QUIT_GRACE)
+            .map_or_else(|| "it closed its output".to_string(), describe_exit)
     }
 
-    /// Says `quit_line` (if any), gives the engine a moment to exit, then kills
+    /// Says `quit_line` (if any), gives the engine a moment to exit, then ends
     /// it. Dropping does the same without the polite word.
     pub fn shut_down(&mut self, quit_line: Option<&str>) {
-        if let Some(line) = quit_line
-            && self.send(line).is_ok()
-        {
-            self.stdin = None;
-            let deadline = Instant::now() + QUIT_GRACE;
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    return;
-                }
-                thread::sleep(Duration::from_millis(5));
-            }
-        }
-        self.kill();
+        let grace = match quit_line {
+            Some(line) if self.send(line).is_ok() => QUIT_GRACE,
+            _ => Duration::ZERO,
+        };
+        self.stdin = None;
+        self.end(grace);
     }
 
-    fn kill(&mut self) {
-        self.stdin = None;
-        if let Ok(None) = self.child.try_wait() {
+    /// Waits up to `grace` for the engine to exit by itself, then kills its
+    /// whole process group and reaps it. Returns the exit status if it exited
+    /// by itself. The group is killed before the engine is reaped, so its id
+    /// is still the engine's own and cannot name another group.
+    fn end(&mut self, grace: Duration) -> Option<ExitStatus> {
+        if self.reaped {
+            return self.child.try_wait().ok().flatten();
+        }
+        let deadline = Instant::now() + grace;
+        let exited = loop {
+            match self.has_exited() {
+                Ok(true) => break true,
+                Ok(false) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
+                _ => break false,
+            }
+        };
+        self.kill_group();
+        if !exited {
             let _ = self.child.kill();
         }
-        let _ = self.child.wait();
+        let status = self.child.wait().ok();
+        self.reaped = true;
+        status.filter(|_| exited)
+    }
+
+    /// Whether the engine's own process has exited, without reaping it.
+    #[cfg(target_os = "linux")]
+    fn has_exited(&mut self) -> io::Result<bool> {
+        let pid = libc::id_t::from(self.child.id());
+        // SAFETY: `info` is a plain struct waitid fills in; WNOWAIT leaves
+        // the child to be reaped by `Child::wait`.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+            if libc::waitid(libc::P_PID, pid, &raw mut info, flags) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(info.si_pid() != 0)
+        }
+    }
+
+    /// Whether the engine's own process has exited (elsewhere, by reaping it:
+    /// the group it leaves keeps its id reserved while any member lives).
+    #[cfg(not(target_os = "linux"))]
+    fn has_exited(&mut self) -> io::Result<bool> {
+        let exited = self.child.try_wait()?.is_some();
+        self.reaped |= exited;
+        Ok(exited)
+    }
+
+    /// Kills every process of the engine's group: whatever it started too.
+    fn kill_group(&mut self) {
+        #[cfg(unix)]
+        if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: a plain system call; the group is the engine's own
+            // (`spawn` made it), so no other process is touched.
+            unsafe {
+                libc::killpg(group, libc::SIGKILL);
+            }
+        }
     }
 }
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
-        self.kill();
+        self.stdin = None;
+        self.end(Duration::ZERO);
     }
 }
 
@@ -240,16 +302,16 @@ mod tests {
 
     #[test]
     fn lines_timeouts_and_exit() {
-        let mut p = sh("read x; echo \"got $x\"; sleep 5");
+        let mut p = sh("read x; echo \"got $x\"; sleep 60");
         let sent = p.send("hello").unwrap();
-        let (at, line) = p.next_line(sent + Duration::from_secs(5)).unwrap();
+        let (at, line) = p.next_line(sent + Duration::from_secs(60)).unwrap();
         assert_eq!(line, "got hello");
         assert!(at >= sent);
         let soon = Instant::now() + Duration::from_millis(50);
         assert_eq!(p.next_line(soon), Err(WaitError::Timeout));
 
         let mut p = sh("exit 3");
-        let far = Instant::now() + Duration::from_secs(5);
+        let far = Instant::now() + Duration::from_secs(60);
         assert_eq!(
             p.next_line(far),
             Err(WaitError::Closed("it exited with status 3".into()))
@@ -258,20 +320,70 @@ mod tests {
     }
 
     #[test]
+    fn unreadable_lines_are_reported() {
+        let mut p = sh("printf 'fine\\n\\377\\376\\n'; sleep 60");
+        let far = Instant::now() + Duration::from_secs(60);
+        assert_eq!(p.next_line(far).map(|(_, line)| line), Ok("fine".into()));
+        assert_eq!(
+            p.next_line(far),
+            Err(WaitError::Unreadable(
+                "wrote a line that is not UTF-8".into()
+            ))
+        );
+    }
+
+    #[test]
     fn stop_flag_ends_a_wait() {
-        let mut p = sh("sleep 5");
+        let mut p = sh("sleep 60");
         p.stop.store(true, Ordering::Relaxed);
-        let far = Instant::now() + Duration::from_secs(5);
+        let far = Instant::now() + Duration::from_secs(60);
         let started = Instant::now();
         assert_eq!(p.next_line(far), Err(WaitError::Interrupted));
-        assert!(started.elapsed() < Duration::from_secs(1));
+        // Without the flag, the wait would last the minute.
+        assert!(started.elapsed() < Duration::from_secs(30));
     }
 
     #[test]
     fn drop_kills() {
-        let p = sh("sleep 30");
+        let p = sh("sleep 300");
         let started = Instant::now();
         drop(p);
-        assert!(started.elapsed() < Duration::from_secs(2));
+        assert!(started.elapsed() < Duration::from_secs(60));
+    }
+
+    /// Whether a process is gone: no such process, or a zombie.
+    #[cfg(target_os = "linux")]
+    fn gone(pid: &str) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+            stat.rsplit_once(") ")
+                .is_some_and(|(_, rest)| rest.starts_with(['Z', 'X']))
+        })
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn ending_an_engine_ends_what_it_started() {
+        // A shell that starts a long sleep without `exec`, as engine wrapper
+        // scripts do; the shell itself exits on `quit`, or is killed.
+        for quit in [Some("quit"), None] {
+            let mut p = sh("sleep 1000 & echo $!; read x; exit 0");
+            let far = Instant::now() + Duration::from_secs(60);
+            let (_, sleep) = p.next_line(far).unwrap();
+            assert!(!gone(&sleep));
+            match quit {
+                Some(line) => p.shut_down(Some(line)),
+                None => drop(p),
+            }
+            // The kill lands at once; the orphan is reaped by init.
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while !gone(&sleep) && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(20));
+            }
+            let left = !gone(&sleep);
+            if left {
+                let _ = Command::new("kill").args(["-KILL", &sleep]).status();
+            }
+            assert!(!left, "{quit:?}: the sleep outlived its engine");
+        }
     }
 }

@@ -85,6 +85,15 @@ impl Orca {
         std::iter::from_fn(|| errors.recv_timeout(quiet).ok()).collect()
     }
 
+    /// The first `count` lines the process logs to stderr (fewer only if
+    /// none comes for [`PATIENCE`]).
+    pub fn stderr_lines(&self, count: usize) -> Vec<String> {
+        let errors = self.errors.as_ref().expect("started with start_logging");
+        std::iter::from_fn(|| errors.recv_timeout(PATIENCE).ok())
+            .take(count)
+            .collect()
+    }
+
     /// The UGI engine (plain `orca`).
     pub fn ugi() -> Orca {
         Orca::start(&[])

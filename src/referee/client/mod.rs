@@ -203,7 +203,8 @@ impl Link {
     /// answer in messages.
     ///
     /// # Errors
-    /// [`Fault::Silent`] after the timeout, [`Fault::Crashed`], [`Fault::Interrupted`].
+    /// [`Fault::Silent`] after the timeout, [`Fault::Crashed`],
+    /// [`Fault::Protocol`] for an unreadable line, [`Fault::Interrupted`].
     pub fn expect<T>(
         &mut self,
         what: &str,
@@ -225,7 +226,8 @@ impl Link {
     ///
     /// # Errors
     /// [`Fault::TimedOut`] (carrying `allowance`) after the deadline,
-    /// [`Fault::Crashed`], [`Fault::Interrupted`].
+    /// [`Fault::Crashed`], [`Fault::Protocol`] for an unreadable line,
+    /// [`Fault::Interrupted`].
     pub fn wait_move<T>(
         &mut self,
         sent: Instant,
@@ -264,9 +266,13 @@ impl Link {
     }
 }
 
+/// The fault of a wait that did not time out.
 fn closed_or_interrupted(e: WaitError) -> Fault {
     match e {
         WaitError::Closed(detail) => Fault::Crashed(detail),
+        // Every protocol is lines of text: a line the referee cannot read
+        // breaks it, whatever the engine meant by it.
+        WaitError::Unreadable(detail) => Fault::Protocol(detail),
         WaitError::Interrupted | WaitError::Timeout => Fault::Interrupted,
     }
 }
