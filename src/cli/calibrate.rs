@@ -94,7 +94,7 @@ fn calibrate_to_text(args: &CalibrateArgs, evaluators: &Evaluators) -> Result<St
     let started = Instant::now();
     let total = boards.len();
     let mut progress = |done: usize| {
-        if done % 10 == 0 || done == total {
+        if done.is_multiple_of(10) || done == total {
             eprintln!(
                 "{done}/{total} positions, {:.0} s",
                 started.elapsed().as_secs_f64()

@@ -143,9 +143,9 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Match(args)) => match_cmd::run(&args),
         Some(Command::Openings(args)) => openings::run(&args),
         Some(Command::Train(args)) => train::run(&args),
-        Some(Command::Calibrate(args)) => with_evaluators(args.eval.evaluators(), |e| {
-            calibrate::run(&args, &e)
-        }),
+        Some(Command::Calibrate(args)) => {
+            with_evaluators(args.eval.evaluators(), |e| calibrate::run(&args, &e))
+        }
         Some(Command::Nboard(args)) => with_evaluators(args.engine.eval.evaluators(), |e| {
             frontends::run_nboard(&args, e)
         }),
