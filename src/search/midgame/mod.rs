@@ -274,12 +274,31 @@ pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
 
     let moves = board.moves();
     if moves == 0 {
-        let best_move = (board.opponent_moves() != 0).then_some(Move::Pass);
+        if board.opponent_moves() == 0 {
+            return SearchResult {
+                best_move: None,
+                last: None,
+                nodes: 0,
+                elapsed: limits.start.elapsed(),
+            };
+        }
+        // A forced pass: the value is the opponent's, from the other side.
+        let from_mover = |it: &Iteration<Move>| Iteration {
+            score: -it.score,
+            seldepth: it.seldepth + 1,
+            pv: std::iter::once(Move::Pass)
+                .chain(it.pv.iter().copied())
+                .collect(),
+            ..it.clone()
+        };
+        let passed = Othello::<REVERSED>(board.pass());
+        let result = think(&passed, eval, tt, limits, stop, &mut |it| {
+            on_iteration(&from_mover(it))
+        });
         return SearchResult {
-            best_move,
-            last: None,
-            nodes: 0,
-            elapsed: limits.start.elapsed(),
+            best_move: Some(Move::Pass),
+            last: result.last.as_ref().map(from_mover),
+            ..result
         };
     }
     let mut search = Midgame::<REVERSED, E>::new(eval, tt, stop, hard_deadline, limits.nodes);

@@ -236,3 +236,28 @@ fn same_depth_same_nodes() {
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(a.best_move, b.best_move);
 }
+
+#[test]
+fn a_forced_pass_is_searched_from_the_other_side() {
+    let evals = Evaluators::default();
+    // Black must pass; white's h8 then ends the game 61-3 for black.
+    let line = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOX- X";
+    let p: Position<StandardOthello> = line.parse().unwrap();
+    let mut tt = TranspositionTable::new(1);
+    let stop = AtomicBool::new(false);
+    let mut reports = Vec::new();
+    let r = think(
+        p.state(),
+        &evals.othello,
+        &mut tt,
+        &Limits::depth(4),
+        &stop,
+        &mut |it| reports.push(it.clone()),
+    );
+    assert_eq!(r.best_move, Some(Move::Pass));
+    let last = r.last.unwrap();
+    assert!(last.exact);
+    assert_eq!(last.score, 58 * DISC);
+    assert_eq!(last.pv[0], Move::Pass);
+    assert_eq!(reports.last(), Some(&last));
+}
