@@ -356,13 +356,15 @@ pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
         if exact {
             break;
         }
-        // Do not start an iteration after the soft limit, nor one that would
-        // very probably be cut short by the hard limit (each iteration costs
-        // about twice the one before).
+        // Do not start an iteration after the soft limit; on a clock, nor one
+        // that would very probably be cut short by the hard limit (each
+        // iteration costs about twice the one before), so that the time is
+        // saved for later moves. A fixed time a move has nothing to save.
         let elapsed = limits.start.elapsed();
         let this_one = elapsed.saturating_sub(iteration_start);
         if let Some(budget) = budget
-            && (elapsed >= budget.soft || elapsed + this_one * 2 > budget.hard)
+            && (elapsed >= budget.soft
+                || (budget.soft < budget.hard && elapsed + this_one * 2 > budget.hard))
         {
             break;
         }
