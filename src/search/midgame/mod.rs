@@ -347,6 +347,11 @@ pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
             seldepth: search.seldepth.max(target),
             score,
             exact,
+            selectivity: if exact {
+                100
+            } else {
+                search.selectivity.percent()
+            },
             nodes: search.nodes,
             elapsed: limits.start.elapsed(),
             pv,
