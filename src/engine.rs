@@ -157,6 +157,7 @@ fn search_info<M: ToString>(it: &Iteration<M>) -> SearchInfo {
         seldepth: it.seldepth,
         score: it.score,
         exact: it.exact,
+        selectivity: it.selectivity,
         nodes: it.nodes,
         elapsed: it.elapsed,
         pv: it.pv.iter().map(ToString::to_string).collect(),

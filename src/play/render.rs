@@ -256,6 +256,7 @@ mod tests {
         SearchInfo {
             depth: 9,
             seldepth: 9,
+            selectivity: 100,
             score,
             exact,
             nodes: 1,

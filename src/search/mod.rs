@@ -113,6 +113,9 @@ pub struct Iteration<M> {
     pub score: i32,
     /// The score is the exact result of perfect play (the search reached the end).
     pub exact: bool,
+    /// The share of probable cutoffs expected right, in percent: 100 for a
+    /// full-width or exact iteration.
+    pub selectivity: u8,
     /// Nodes so far in this search.
     pub nodes: u64,
     /// Time since the search started.
@@ -261,6 +264,7 @@ pub fn generic_think<G: Solvable, E: Evaluator<G>>(
             seldepth: searcher.seldepth,
             score,
             exact: target >= empties,
+            selectivity: 100,
             nodes: searcher.nodes,
             elapsed: limits.start.elapsed(),
             pv,

@@ -27,6 +27,8 @@ struct Found {
     depth: u32,
     /// The score is the result of perfect play.
     exact: bool,
+    /// The search's selectivity in percent (100: full width).
+    selectivity: u8,
     /// Principal variation from the root, in game notation.
     pv: Vec<String>,
 }
@@ -112,6 +114,7 @@ impl Hint {
                         },
                     depth: moves.len() as u32,
                     exact: true,
+                    selectivity: 100,
                     pv: moves.clone(),
                 });
                 Candidate {
@@ -183,6 +186,7 @@ impl Hint {
             },
             depth: info.depth + candidate.plies,
             exact: info.exact,
+            selectivity: info.selectivity,
             pv,
         });
     }
@@ -205,11 +209,7 @@ impl Hint {
             .into_iter()
             .take(self.wanted)
             .map(|f| {
-                let depth = if f.exact {
-                    "100%".to_string()
-                } else {
-                    f.depth.to_string()
-                };
+                let depth = super::depth_text(f.depth, f.exact, f.selectivity);
                 format!(
                     "search {} {} 0 {depth}",
                     format_pv(self.root_color, &f.pv),
@@ -233,6 +233,7 @@ mod tests {
             info: Some(SearchInfo {
                 depth,
                 seldepth: depth,
+                selectivity: 100,
                 score,
                 exact,
                 nodes: 10,

@@ -338,11 +338,7 @@ impl Session {
             Report::Info(info) => {
                 if matches!(self.task, Some(Task::Go)) {
                     let pv = format_pv(self.position.to_move(), &info.pv);
-                    let depth = if info.exact {
-                        "100%".to_string()
-                    } else {
-                        info.depth.to_string()
-                    };
+                    let depth = depth_text(info.depth, info.exact, info.selectivity);
                     self.out.line(&format!(
                         "status {NBOARD_NAME}: depth {depth} eval {} pv {pv}",
                         format_eval(info.score)
@@ -447,8 +443,27 @@ pub fn run(
     0
 }
 
+/// The depth of a search as NBoard shows it: `100%` for an exact score,
+/// `D@P%` for a selective search (as Edax writes it), else plain `D`.
+fn depth_text(depth: u32, exact: bool, selectivity: u8) -> String {
+    if exact {
+        "100%".to_string()
+    } else if selectivity < 100 {
+        format!("{depth}@{selectivity}%")
+    } else {
+        depth.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn depths_read_as_nboard_shows_them() {
+        assert_eq!(super::depth_text(14, false, 87), "14@87%");
+        assert_eq!(super::depth_text(14, false, 100), "14");
+        assert_eq!(super::depth_text(20, true, 100), "100%");
+    }
+
     use super::*;
 
     #[test]

@@ -54,6 +54,8 @@ pub fn info_line(info: &SearchInfo) -> String {
     );
     if info.exact {
         line.push_str(" exact");
+    } else if info.selectivity < 100 {
+        line.push_str(&format!(" selectivity {}", info.selectivity));
     }
     line.push_str(&format!(
         " nodes {} nps {} time {}",
@@ -431,6 +433,7 @@ mod tests {
         let info = SearchInfo {
             depth: 20,
             seldepth: 21,
+            selectivity: 100,
             score: 3800,
             exact: true,
             nodes: 1000,
@@ -440,6 +443,15 @@ mod tests {
         assert_eq!(
             info_line(&info),
             "info depth 20 seldepth 21 score disc 38 exact nodes 1000 nps 2000 time 500 pv a2 b1"
+        );
+        let selective = SearchInfo {
+            exact: false,
+            selectivity: 87,
+            ..info
+        };
+        assert_eq!(
+            info_line(&selective),
+            "info depth 20 seldepth 21 score disc 38 selectivity 87 nodes 1000 nps 2000 time 500 pv a2 b1"
         );
     }
 }

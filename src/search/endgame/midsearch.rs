@@ -1,85 +1,39 @@
-//! The solver's small searches over the evaluation: the ordering and guessing
-//! alpha-beta ([`Solver::midgame`]) and the probable cutoffs' null-window
-//! search with the table ([`Solver::mid_nws`]), with the pattern indices they
-//! keep move by move.
+//! The solver's searches over the evaluation: the ordering alpha-beta
+//! ([`Solver::midgame`]), kept as training's solves were made with it, and
+//! the probable cutoffs' null-window search ([`Solver::mid_nws`]), which is
+//! the engine's midgame search run over the solver's table.
 
-use super::ordering::{Item, MoveList};
-use super::{INF, Solver, list_slot};
+use super::{INF, Solver};
 use crate::eval::pattern::Indices;
 use crate::eval::{DISC, Evaluator};
 use crate::game::bitboard::Bits;
 use crate::game::{Board, Othello, Square};
-use crate::search::tt::{DEPTH_LIMITED, NO_MOVE, bounds};
+use crate::search::midgame::{Midgame, Selectivity};
 
 impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVERSED, E> {
-    /// Null-window alpha-beta over the evaluation, `depth` plies deep, with
-    /// the table: is the value above `alpha` (in [`DISC`] units)? Fail-soft.
-    pub(super) fn mid_nws(&mut self, board: Board, depth: u32, alpha: i32, passed: bool) -> i32 {
-        if depth == 0 {
-            return self.eval.evaluate(&Othello(board));
-        }
-        self.nodes += 1;
-        if self.out_of_budget() {
-            return 0;
-        }
-        let moves = board.moves();
-        if moves == 0 {
-            if passed {
-                return Self::final_score(board.player, board.opponent) * DISC;
-            }
-            return -self.mid_nws(board.pass(), depth, -alpha - 1, true);
-        }
-        let key = self.key(&board);
-        let mut hash_move = NO_MOVE;
-        if let Some(hit) = self.tt.probe(key) {
-            hash_move = hit.mv;
-            if (hit.level != DEPTH_LIMITED || u32::from(hit.depth) >= depth)
-                && let Some(score) = hit.cutoff(alpha, alpha + 1)
-            {
-                return score;
-            }
-        }
-        let slot = list_slot(depth, passed);
-        if self.mid_lists.len() <= slot {
-            self.mid_lists.resize_with(slot + 1, MoveList::default);
-        }
-        self.mid_lists[slot].len = 0;
-        for x in Bits(moves) {
-            let child = board.play_unchecked(Square::new(x).expect("bit index"));
-            let key = if x == hash_move {
-                i32::MAX
-            } else if depth >= 2 {
-                -self.eval.evaluate(&Othello(child))
-            } else {
-                0
-            };
-            self.mid_lists[slot].push(Item {
-                square: x,
-                child,
-                child_key: 0,
-                key,
-                replies: 0,
-            });
-        }
-        let mut best = -INF * DISC;
-        let mut best_move = NO_MOVE;
-        while let Some(item) = self.mid_lists[slot].next() {
-            let score = -self.mid_nws(item.child, depth - 1, -alpha - 1, false);
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = item.square;
-                if score > alpha {
-                    break;
-                }
-            }
-        }
-        let (lower, upper) = bounds(best, alpha, alpha + 1);
-        self.tt
-            .store(key, depth as u8, DEPTH_LIMITED, lower, upper, best_move);
-        best
+    /// The null-window search of the probable cutoffs: is the value of
+    /// `board` searched `depth` plies deep above `alpha` (in [`DISC`]
+    /// units)? Fail-soft. It runs the engine's midgame search, full width
+    /// (the cutoffs' errors were measured against full-width searches), over
+    /// the solver's table and budget.
+    pub(super) fn mid_nws(&mut self, board: Board, depth: u32, alpha: i32) -> i32 {
+        let scratch = self.mid_scratch.get_or_insert_with(Box::default);
+        let node_limit =
+            (self.node_limit != u64::MAX).then(|| self.node_limit.saturating_sub(self.nodes));
+        let mut search = Midgame::<REVERSED, E>::new(
+            self.eval,
+            &mut *self.tt,
+            self.stop,
+            self.deadline,
+            node_limit,
+            scratch,
+        )
+        .with_salt(self.salt);
+        search.set_selectivity(Selectivity::NONE);
+        let score = search.search(board, depth, alpha, alpha + 1);
+        self.nodes += search.nodes;
+        self.aborted |= search.aborted;
+        score
     }
 
     /// The pattern indices of `board`, read off the board (none when the

@@ -101,8 +101,9 @@ pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     /// Grown to the highest slot the search uses, so that the many small
     /// solves of training pay for no more lists than they need.
     lists: Vec<MoveList>,
-    /// Move lists of the shallow searches, at [`list_slot`] of their depth.
-    mid_lists: Vec<MoveList>,
+    /// The memory of the probable cutoffs' midgame searches, made on the
+    /// first (large solves only).
+    mid_scratch: Option<Box<crate::search::midgame::Scratch>>,
     /// How many results so far leaned on a probable cutoff or on a selective
     /// table entry: a subtree searched while it stays the same is exact,
     /// whatever the level of the pass, and is stored as exact.
@@ -142,7 +143,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             deadline,
             node_limit: node_limit.unwrap_or(u64::MAX),
             lists: Vec::new(),
-            mid_lists: Vec::new(),
+            mid_scratch: None,
             approximations: 0,
             direct: crate::eval::trained::Layout::get().direct(),
             indexed: eval.uses_indices(),

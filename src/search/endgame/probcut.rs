@@ -68,14 +68,11 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let slack = (probcut_search::<REVERSED>(PROBCUT_SLACK_EMPTIES).1 * f64::from(DISC)) as i32;
         if high <= 64 * DISC
             && estimate >= high - slack
-            && self.mid_nws(*board, depth, high - 1, false) >= high
+            && self.mid_nws(*board, depth, high - 1) >= high
         {
             return Some(alpha + 1);
         }
-        if low >= -64 * DISC
-            && estimate <= low + slack
-            && self.mid_nws(*board, depth, low, false) <= low
-        {
+        if low >= -64 * DISC && estimate <= low + slack && self.mid_nws(*board, depth, low) <= low {
             return Some(alpha);
         }
         None

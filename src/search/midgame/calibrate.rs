@@ -10,8 +10,8 @@
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
-use super::Midgame;
 use super::probcut::{MIN_DEPTH, Model, Selectivity, shallow_depth};
+use super::{Midgame, Scratch};
 use crate::eval::{DISC, Evaluator};
 use crate::game::{Board, Othello};
 use crate::rng::Rng;
@@ -72,7 +72,9 @@ pub fn measure<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     let mut samples = Vec::new();
     for (i, &board) in boards.iter().enumerate() {
         tt.clear();
-        let mut search = Midgame::<REVERSED, E>::new(eval, &mut tt, &stop, None, None);
+        let mut scratch = Scratch::default();
+        let mut search =
+            Midgame::<REVERSED, E>::new(eval, &mut tt, &stop, None, None, &mut scratch);
         search.set_selectivity(Selectivity::NONE);
         let values: Vec<f64> = (0..=max_depth.min(board.empties()))
             .map(|d| f64::from(search.value(board, d)) / f64::from(DISC))

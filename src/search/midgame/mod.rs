@@ -58,6 +58,28 @@ pub(crate) struct Node {
     pub indices: Indices,
 }
 
+/// The memory a midgame search works in: move lists and the principal
+/// variation. Kept apart from [`Midgame`] so that a caller running many
+/// small searches (the solver's probable cutoffs) allocates it once.
+pub struct Scratch {
+    /// Move lists built in place: principal-variation nodes use the slot of
+    /// their ply, null-window nodes `MAX_PLY` plus their depth (a path
+    /// visits each depth once among them: a pass searches no moves).
+    lists: Vec<MoveList>,
+    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            lists: (0..2 * MAX_PLY).map(|_| MoveList::default()).collect(),
+            pv: Box::new([[NO_MOVE; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+        }
+    }
+}
+
 /// One midgame search: its limits, counters and principal variation.
 pub struct Midgame<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     eval: &'a E,
@@ -77,23 +99,19 @@ pub struct Midgame<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     pub seldepth: u32,
     /// A limit or the stop flag ended the search: results since are void.
     pub aborted: bool,
-    /// Move lists built in place: principal-variation nodes use the slot of
-    /// their ply, null-window nodes `MAX_PLY` plus their depth (a path
-    /// visits each depth once among them: a pass searches no moves).
-    lists: Vec<MoveList>,
-    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
-    pv_len: [usize; MAX_PLY],
+    scratch: &'a mut Scratch,
 }
 
 impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'a, REVERSED, E> {
-    /// A search over `tt` that stops on `stop`, at `deadline` or after
-    /// `node_limit` nodes.
+    /// A search over `tt` in `scratch` that stops on `stop`, at `deadline`
+    /// or after `node_limit` nodes, with the table keys of its variant.
     pub fn new(
         eval: &'a E,
         tt: &'a mut TranspositionTable,
         stop: &'a AtomicBool,
         deadline: Option<Instant>,
         node_limit: Option<u64>,
+        scratch: &'a mut Scratch,
     ) -> Self {
         Midgame {
             eval,
@@ -109,10 +127,15 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'a, REVE
             nodes: 0,
             seldepth: 0,
             aborted: false,
-            lists: (0..2 * MAX_PLY).map(|_| MoveList::default()).collect(),
-            pv: Box::new([[NO_MOVE; MAX_PLY]; MAX_PLY]),
-            pv_len: [0; MAX_PLY],
+            scratch,
         }
+    }
+
+    /// Uses `salt` for the table keys (the solver's, so both see each
+    /// other's entries).
+    pub fn with_salt(mut self, salt: u64) -> Self {
+        self.salt = salt;
+        self
     }
 
     /// Sets the confidence of the probable cutoffs.
@@ -202,17 +225,17 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'a, REVE
 
     #[inline]
     pub(crate) fn update_pv(&mut self, ply: usize, x: u8) {
-        let child_len = self.pv_len[ply + 1].max(ply + 1);
-        self.pv[ply][ply] = x;
+        let child_len = self.scratch.pv_len[ply + 1].max(ply + 1);
+        self.scratch.pv[ply][ply] = x;
         for i in ply + 1..child_len {
-            self.pv[ply][i] = self.pv[ply + 1][i];
+            self.scratch.pv[ply][i] = self.scratch.pv[ply + 1][i];
         }
-        self.pv_len[ply] = child_len;
+        self.scratch.pv_len[ply] = child_len;
     }
 
     /// The principal variation of the last root search.
     pub fn pv(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]]
+        self.scratch.pv[0][..self.scratch.pv_len[0]]
             .iter()
             .filter_map(|&code| Move::from_code(code))
             .collect()
@@ -240,7 +263,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'a, REVE
     /// One iteration at the root: the value within `(alpha, beta)`, its
     /// principal variation left in [`Self::pv`].
     fn root(&mut self, node: &Node, depth: u32, alpha: i32, beta: i32) -> i32 {
-        self.pv_len[0] = 0;
+        self.scratch.pv_len[0] = 0;
         self.pvs(node, depth, alpha, beta, 0)
     }
 }
@@ -301,7 +324,9 @@ pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
             ..result
         };
     }
-    let mut search = Midgame::<REVERSED, E>::new(eval, tt, stop, hard_deadline, limits.nodes);
+    let mut scratch = Scratch::default();
+    let mut search =
+        Midgame::<REVERSED, E>::new(eval, tt, stop, hard_deadline, limits.nodes, &mut scratch);
     let node = search.root_node(board);
     // A move is always ready: the first in order, until an iteration finishes.
     let mut best_move = search.first_move(&node);
@@ -347,6 +372,11 @@ pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
             seldepth: search.seldepth.max(target),
             score,
             exact,
+            selectivity: if exact {
+                100
+            } else {
+                search.selectivity.percent()
+            },
             nodes: search.nodes,
             elapsed: limits.start.elapsed(),
             pv,
@@ -383,7 +413,7 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
     fn first_move(&mut self, node: &Node) -> Option<Move> {
         let slot = 0;
         self.order(node, node.board.moves(), NO_MOVE, 0, slot);
-        self.lists[slot]
+        self.scratch.lists[slot]
             .next()
             .and_then(|item| Square::new(item.square).map(Move::Play))
     }

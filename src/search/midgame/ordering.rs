@@ -105,13 +105,13 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
                 };
                 value - REPLY_WEIGHT * mobility
             };
-            self.lists[slot].items[len] = super::ordering::Item {
+            self.scratch.lists[slot].items[len] = super::ordering::Item {
                 square: x,
                 flipped,
                 key,
             };
             len += 1;
         }
-        self.lists[slot].len = len;
+        self.scratch.lists[slot].len = len;
     }
 }

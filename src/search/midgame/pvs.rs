@@ -25,7 +25,7 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
         beta: i32,
         ply: usize,
     ) -> i32 {
-        self.pv_len[ply] = ply;
+        self.scratch.pv_len[ply] = ply;
         if beta - alpha <= 1 && ply > 0 {
             return self.nws(node, depth, alpha);
         }
@@ -54,7 +54,7 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         let mut first = true;
-        while let Some(item) = self.lists[slot].next() {
+        while let Some(item) = self.scratch.lists[slot].next() {
             let child = self.child(node, item.square, item.flipped);
             let score = if first {
                 -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
@@ -122,7 +122,7 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
         self.order(node, moves, hash_move, depth, slot);
         let mut best = -INF;
         let mut best_move = NO_MOVE;
-        while let Some(item) = self.lists[slot].next() {
+        while let Some(item) = self.scratch.lists[slot].next() {
             let child = self.child(node, item.square, item.flipped);
             let score = -self.nws(&child, depth - 1, -alpha - 1);
             if self.aborted {

@@ -63,7 +63,8 @@ fn full_width_value<const R: bool, E: Evaluator<Othello<R>>>(
 ) -> i32 {
     let mut tt = TranspositionTable::new(1);
     let stop = AtomicBool::new(false);
-    let mut search = Midgame::<R, E>::new(eval, &mut tt, &stop, None, None);
+    let mut scratch = Scratch::default();
+    let mut search = Midgame::<R, E>::new(eval, &mut tt, &stop, None, None, &mut scratch);
     search.set_selectivity(Selectivity::NONE);
     // Search shallower depths first, so the table holds moves and bounds.
     for d in 1..depth {
@@ -139,7 +140,9 @@ fn selective_search_stays_near_the_full_width_value() {
         let full = full_width_value::<false, _>(&evals.othello, board, 8, -INF, INF);
         let mut tt = TranspositionTable::new(1);
         let stop = AtomicBool::new(false);
-        let mut search = Midgame::<false, _>::new(&evals.othello, &mut tt, &stop, None, None);
+        let mut scratch = Scratch::default();
+        let mut search =
+            Midgame::<false, _>::new(&evals.othello, &mut tt, &stop, None, None, &mut scratch);
         let selective = search.value(board, 8);
         total += f64::from((selective - full).abs()) / f64::from(DISC);
     }
