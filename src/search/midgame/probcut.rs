@@ -31,7 +31,7 @@ impl Selectivity {
     /// No probable cutoff at all: a full-width search.
     pub const NONE: Selectivity = Selectivity(LEVELS.len() as u8);
     /// The midgame search's level.
-    pub const DEFAULT: Selectivity = Selectivity(1);
+    pub const DEFAULT: Selectivity = Selectivity(0);
     /// Every level, boldest first, ending with [`Self::NONE`].
     pub const ALL: [Selectivity; 5] = [
         Selectivity(0),
