@@ -19,7 +19,7 @@ use std::fmt;
 use std::hash::Hash;
 use std::str::FromStr;
 
-pub use any::AnyPosition;
+pub use any::{AnyMove, AnyPosition};
 pub use board::Board;
 pub use othello::{Othello, ReversedOthello, StandardOthello};
 pub use position::{GameResult, LineError, Position};

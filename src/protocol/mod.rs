@@ -23,6 +23,7 @@ use crossbeam_channel::{Receiver, unbounded};
 
 use crate::engine::{Engine, Report, StartError};
 use crate::eval::Evaluators;
+use crate::game::AnyMove;
 
 /// Longest line accepted, in bytes; longer lines are reported and skipped.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -57,6 +58,12 @@ impl Output {
             log::debug!("output closed; dropped line: {text}");
         }
     }
+}
+
+/// A principal variation in game notation, the moves separated by spaces.
+pub fn pv_text(pv: &[AnyMove]) -> String {
+    let names: Vec<String> = pv.iter().map(ToString::to_string).collect();
+    names.join(" ")
 }
 
 /// `text` with every control character (C0, DEL, C1) and the Unicode line

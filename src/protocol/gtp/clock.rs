@@ -117,10 +117,6 @@ fn index(color: Color) -> usize {
     }
 }
 
-fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
-
 impl GtpClock {
     /// `time_settings`: a new control, both clocks full.
     pub fn set(&mut self, settings: TimeSettings) {
@@ -160,7 +156,7 @@ impl GtpClock {
                 let left = side
                     .reported
                     .map_or(per_move, |(left, _)| left.min(per_move));
-                limits.movetime = Some(millis(left));
+                limits.movetime = Some(left);
                 return Some(limits);
             }
             TimeControl::Fischer { main, increment } => {
@@ -192,7 +188,7 @@ impl GtpClock {
                 (left, Duration::ZERO)
             }
         };
-        let (time, inc) = (Some(millis(remaining)), Some(millis(increment)));
+        let (time, inc) = (Some(remaining), Some(increment));
         match color {
             Color::Black => (limits.p1time, limits.p1inc) = (time, inc),
             Color::White => (limits.p2time, limits.p2inc) = (time, inc),
@@ -207,6 +203,10 @@ mod tests {
 
     fn s(secs: u64) -> Duration {
         Duration::from_secs(secs)
+    }
+
+    fn ms(millis: u64) -> Option<Duration> {
+        Some(Duration::from_millis(millis))
     }
 
     fn clock(main: u64, byo_yomi: u64, stones: u32) -> GtpClock {
@@ -253,55 +253,49 @@ mod tests {
     #[test]
     fn per_move_time_is_a_movetime() {
         let mut c = clock(0, 3, 0);
-        assert_eq!(c.limits(Color::White).unwrap().movetime, Some(3000));
+        assert_eq!(c.limits(Color::White).unwrap().movetime, ms(3000));
         c.report(Color::White, s(2), 0);
-        assert_eq!(c.limits(Color::White).unwrap().movetime, Some(2000));
+        assert_eq!(c.limits(Color::White).unwrap().movetime, ms(2000));
     }
 
     #[test]
     fn fischer_plans_with_the_smaller_of_own_and_reported_clock() {
         let mut c = clock(10, 1, 0);
         let l = c.limits(Color::Black).unwrap();
-        assert_eq!(
-            (l.p1time, l.p1inc, l.p2time),
-            (Some(10_000), Some(1000), None)
-        );
+        assert_eq!((l.p1time, l.p1inc, l.p2time), (ms(10_000), ms(1000), None));
         // Orca's move took 2.4 s: 10 - 2.4 + 1 = 8.6 s left, which a runner
         // rounding up reports as 9.
         c.charge(Color::Black, Duration::from_millis(2400));
         c.report(Color::Black, s(9), 0);
-        assert_eq!(c.limits(Color::Black).unwrap().p1time, Some(8600));
+        assert_eq!(c.limits(Color::Black).unwrap().p1time, ms(8600));
         // A report below Orca's own count wins.
         c.report(Color::Black, s(5), 0);
-        assert_eq!(c.limits(Color::Black).unwrap().p1time, Some(5000));
+        assert_eq!(c.limits(Color::Black).unwrap().p1time, ms(5000));
         // White's clock is its own.
         c.report(Color::White, s(7), 0);
         let l = c.limits(Color::White).unwrap();
-        assert_eq!(
-            (l.p2time, l.p2inc, l.p1time),
-            (Some(7000), Some(1000), None)
-        );
+        assert_eq!((l.p2time, l.p2inc, l.p1time), (ms(7000), ms(1000), None));
         // A new game fills the clocks again.
         c.new_game();
-        assert_eq!(c.limits(Color::Black).unwrap().p1time, Some(10_000));
+        assert_eq!(c.limits(Color::Black).unwrap().p1time, ms(10_000));
     }
 
     #[test]
     fn byo_yomi_periods_use_moves_to_go() {
         let mut c = clock(60, 30, 5);
         let l = c.limits(Color::White).unwrap();
-        assert_eq!((l.p2time, l.movestogo), (Some(60_000), None));
+        assert_eq!((l.p2time, l.movestogo), (ms(60_000), None));
         c.report(Color::White, s(12), 3);
         let l = c.limits(Color::White).unwrap();
-        assert_eq!((l.p2time, l.movestogo), (Some(12_000), Some(3)));
+        assert_eq!((l.p2time, l.movestogo), (ms(12_000), Some(3)));
         // Main time just ran out: a fresh period.
         c.report(Color::White, Duration::ZERO, 0);
         let l = c.limits(Color::White).unwrap();
-        assert_eq!((l.p2time, l.movestogo), (Some(30_000), Some(5)));
+        assert_eq!((l.p2time, l.movestogo), (ms(30_000), Some(5)));
         // Without reports, Orca's own count decides when the periods start.
         let mut c = clock(1, 30, 5);
         c.charge(Color::Black, s(2));
         let l = c.limits(Color::Black).unwrap();
-        assert_eq!((l.p1time, l.movestogo), (Some(30_000), Some(5)));
+        assert_eq!((l.p1time, l.movestogo), (ms(30_000), Some(5)));
     }
 }

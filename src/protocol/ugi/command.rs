@@ -8,6 +8,7 @@
 //! must be whole tokens of decimal digits: no sign.
 
 use std::fmt;
+use std::time::Duration;
 
 use nom::character::complete::digit1;
 use nom::combinator::{all_consuming, map_res};
@@ -321,11 +322,11 @@ fn go(args: &[&str]) -> Result<GoLimits, CommandError> {
                 .ok_or_else(|| bad("a positive integer"))
         };
         match name.as_str() {
-            "p1time" | "btime" => limits.p1time = Some(millis()?),
-            "p2time" | "wtime" => limits.p2time = Some(millis()?),
-            "p1inc" | "binc" => limits.p1inc = Some(millis()?),
-            "p2inc" | "winc" => limits.p2inc = Some(millis()?),
-            "movetime" => limits.movetime = Some(millis()?),
+            "p1time" | "btime" => limits.p1time = Some(Duration::from_millis(millis()?)),
+            "p2time" | "wtime" => limits.p2time = Some(Duration::from_millis(millis()?)),
+            "p1inc" | "binc" => limits.p1inc = Some(Duration::from_millis(millis()?)),
+            "p2inc" | "winc" => limits.p2inc = Some(Duration::from_millis(millis()?)),
+            "movetime" => limits.movetime = Some(Duration::from_millis(millis()?)),
             "nodes" => limits.nodes = Some(millis()?),
             "movestogo" => limits.movestogo = Some(positive()?),
             _ => limits.depth = Some(positive()?),
@@ -528,23 +529,24 @@ mod tests {
         let Command::Go(l) = ok("go p1time 1000 p2time 2000 p1inc 10 p2inc 20 movestogo 5") else {
             panic!()
         };
+        let ms = |t| Some(Duration::from_millis(t));
         assert_eq!(
             (l.p1time, l.p2time, l.p1inc, l.p2inc, l.movestogo),
-            (Some(1000), Some(2000), Some(10), Some(20), Some(5))
+            (ms(1000), ms(2000), ms(10), ms(20), Some(5))
         );
         let Command::Go(l) = ok("go wtime 3 btime 4 winc 5 binc 6") else {
             panic!()
         };
         assert_eq!(
             (l.p1time, l.p2time, l.p1inc, l.p2inc),
-            (Some(4), Some(3), Some(6), Some(5))
+            (ms(4), ms(3), ms(6), ms(5))
         );
         let Command::Go(l) = ok("go movetime 50 depth 7 nodes 1000 infinite") else {
             panic!()
         };
         assert_eq!(
             (l.movetime, l.depth, l.nodes, l.infinite),
-            (Some(50), Some(7), Some(1000), true)
+            (ms(50), Some(7), Some(1000), true)
         );
         assert_eq!(ok("go"), Command::Go(GoLimits::default()));
     }
