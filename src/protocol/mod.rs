@@ -15,7 +15,9 @@ pub mod nboard;
 pub mod ugi;
 
 use std::borrow::Cow;
+use std::fmt;
 use std::io::{self, BufRead, Write};
+use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
@@ -24,6 +26,51 @@ use crossbeam_channel::{Receiver, unbounded};
 use crate::engine::{Engine, Report, StartError};
 use crate::eval::Evaluators;
 use crate::game::AnyMove;
+
+/// The text protocols: the ones Orca speaks on stdin/stdout, and the ones
+/// the referee of `orca match` drives engines with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protocol {
+    /// UGI (UCI for any game), Orca's native one: whole positions and `go`.
+    Ugi,
+    /// GTP, the match runners': `play` for the opponent's moves, `genmove`.
+    Gtp,
+    /// NBoard, the Othello GUI's: the game as GGF and `go`; the engine never
+    /// plays its own move.
+    Nboard,
+}
+
+impl Protocol {
+    /// The name used in engine specs and messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Protocol::Ugi => "ugi",
+            Protocol::Gtp => "gtp",
+            Protocol::Nboard => "nboard",
+        }
+    }
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Protocol {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Protocol, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "ugi" | "uci" => Ok(Protocol::Ugi),
+            "gtp" => Ok(Protocol::Gtp),
+            "nboard" => Ok(Protocol::Nboard),
+            _ => Err(format!(
+                "unknown protocol '{s}' (expected ugi, gtp or nboard)"
+            )),
+        }
+    }
+}
 
 /// Longest line accepted, in bytes; longer lines are reported and skipped.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -244,6 +291,18 @@ mod tests {
     fn lines(input: &[u8]) -> Vec<InputLine> {
         let mut reader = io::BufReader::with_capacity(16, input);
         std::iter::from_fn(|| read_line(&mut reader).unwrap()).collect()
+    }
+
+    #[test]
+    fn protocol_names_round_trip() {
+        for protocol in [Protocol::Ugi, Protocol::Gtp, Protocol::Nboard] {
+            assert_eq!(protocol.to_string().parse(), Ok(protocol));
+        }
+        assert_eq!("UCI".parse(), Ok(Protocol::Ugi));
+        assert_eq!(
+            "xboard".parse::<Protocol>().unwrap_err().to_string(),
+            "unknown protocol 'xboard' (expected ugi, gtp or nboard)"
+        );
     }
 
     #[test]

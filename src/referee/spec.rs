@@ -11,50 +11,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use crate::play::{parse_duration, parse_movetime};
-
-/// The text protocols the referee can drive an engine with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Protocol {
-    /// UGI (UCI for any game): the referee sends whole positions and `go`.
-    Ugi,
-    /// GTP: the referee sends `play` for the opponent's moves and `genmove`.
-    Gtp,
-    /// NBoard: the referee sends the game as GGF and `go`; the engine never
-    /// plays its own move.
-    Nboard,
-}
-
-impl Protocol {
-    /// The name used in engine specs and messages.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Protocol::Ugi => "ugi",
-            Protocol::Gtp => "gtp",
-            Protocol::Nboard => "nboard",
-        }
-    }
-}
-
-impl fmt::Display for Protocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Protocol {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Protocol, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "ugi" | "uci" => Ok(Protocol::Ugi),
-            "gtp" => Ok(Protocol::Gtp),
-            "nboard" => Ok(Protocol::Nboard),
-            _ => Err(format!(
-                "unknown protocol '{s}' (expected ugi, gtp or nboard)"
-            )),
-        }
-    }
-}
+pub use crate::protocol::Protocol;
 
 /// One engine of a match: how to start it and how to talk to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
