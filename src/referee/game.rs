@@ -11,10 +11,10 @@ use std::fmt;
 use std::time::Duration;
 
 use super::client::{Client, ClockView, Fault, Turn, side_index};
-use super::spec::TimeControl;
 use crate::game::position::{LineErrorKind, Outcome};
 use crate::game::{AnyPosition, Color, Move};
 use crate::ggf::{GgfGame, GgfMove};
+use crate::search::time::TimeControl;
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,13 +5,13 @@
 //! Kept apart from the referee so that every accepted spelling is unit-tested
 //! and the command line only forwards strings.
 
-use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
 use crate::play::{parse_duration, parse_movetime};
 pub use crate::protocol::Protocol;
+pub use crate::search::time::TimeControl;
 
 /// One engine of a match: how to start it and how to talk to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,20 +134,8 @@ fn split_words(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-/// How long the engines may think.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeControl {
-    /// A fixed time for every move.
-    MoveTime(Duration),
-    /// A clock for the whole game, with an increment after every move.
-    Clock {
-        /// Time on each clock at the start.
-        main: Duration,
-        /// Added to the mover's clock after each of its moves.
-        increment: Duration,
-    },
-}
-
+/// Read here rather than beside the type: the syntax is the command line's
+/// (`play::parse_duration`), a layer above the search.
 impl FromStr for TimeControl {
     type Err = String;
 
@@ -179,20 +167,6 @@ impl FromStr for TimeControl {
             return Err(format!("'{s}': the main time must be positive"));
         }
         Ok(TimeControl::Clock { main, increment })
-    }
-}
-
-impl fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TimeControl::MoveTime(t) => write!(f, "movetime {} ms", t.as_millis()),
-            TimeControl::Clock { main, increment } => write!(
-                f,
-                "{} s + {} s a move",
-                main.as_secs_f64(),
-                increment.as_secs_f64()
-            ),
-        }
     }
 }
 

@@ -18,9 +18,10 @@ use std::time::Duration;
 use super::client::{Client, Fault, Settings, connect, side_index};
 use super::game::{self, Forfeit, Interrupted, Played, Termination};
 use super::openings::Opening;
-use super::spec::{EngineSpec, Protocol, TimeControl};
+use super::spec::{EngineSpec, Protocol};
 use super::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::game::{Color, Variant};
+use crate::search::time::TimeControl;
 
 /// Everything a match is run with.
 #[derive(Clone, Debug)]

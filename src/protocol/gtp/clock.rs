@@ -24,6 +24,7 @@ use std::time::Duration;
 
 use crate::engine::GoLimits;
 use crate::game::Color;
+use crate::search::time::TimeControl;
 
 /// The three numbers of `time_settings`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -38,18 +39,12 @@ pub struct TimeSettings {
 
 /// What `time_settings` means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeControl {
+pub enum GtpControl {
     /// No time limit.
     Unlimited,
-    /// A fixed time for every move.
-    PerMove(Duration),
-    /// A clock for the game, with an increment after each move (may be zero).
-    Fischer {
-        /// Time at the start.
-        main: Duration,
-        /// Added after each move.
-        increment: Duration,
-    },
+    /// A fixed time for every move, or a clock with an increment after each
+    /// move (may be zero): the controls `orca match` sets.
+    Timed(TimeControl),
     /// Main time, then periods of `stones` moves in `period`.
     ByoYomi {
         /// Time before the periods start.
@@ -61,20 +56,20 @@ pub enum TimeControl {
     },
 }
 
-impl From<TimeSettings> for TimeControl {
-    fn from(s: TimeSettings) -> TimeControl {
+impl From<TimeSettings> for GtpControl {
+    fn from(s: TimeSettings) -> GtpControl {
         match (s.main.is_zero(), s.byo_yomi.is_zero(), s.stones) {
-            (true, true, _) => TimeControl::Unlimited,
-            (true, false, 0) => TimeControl::PerMove(s.byo_yomi),
-            (false, true, _) => TimeControl::Fischer {
+            (true, true, _) => GtpControl::Unlimited,
+            (true, false, 0) => GtpControl::Timed(TimeControl::MoveTime(s.byo_yomi)),
+            (false, true, _) => GtpControl::Timed(TimeControl::Clock {
                 main: s.main,
                 increment: Duration::ZERO,
-            },
-            (false, false, 0) => TimeControl::Fischer {
+            }),
+            (false, false, 0) => GtpControl::Timed(TimeControl::Clock {
                 main: s.main,
                 increment: s.byo_yomi,
-            },
-            (_, false, stones) => TimeControl::ByoYomi {
+            }),
+            (_, false, stones) => GtpControl::ByoYomi {
                 main: s.main,
                 period: s.byo_yomi,
                 stones,
@@ -97,14 +92,14 @@ struct Side {
 /// Both clocks of a GTP game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GtpClock {
-    control: TimeControl,
+    control: GtpControl,
     sides: [Side; 2],
 }
 
 impl Default for GtpClock {
     fn default() -> GtpClock {
         GtpClock {
-            control: TimeControl::Unlimited,
+            control: GtpControl::Unlimited,
             sides: [Side::default(); 2],
         }
     }
@@ -125,7 +120,7 @@ impl GtpClock {
     }
 
     /// The time control in force.
-    pub fn control(&self) -> TimeControl {
+    pub fn control(&self) -> GtpControl {
         self.control
     }
 
@@ -151,22 +146,22 @@ impl GtpClock {
         let side = self.sides[index(color)];
         let mut limits = GoLimits::default();
         let (remaining, increment) = match self.control {
-            TimeControl::Unlimited => return None,
-            TimeControl::PerMove(per_move) => {
+            GtpControl::Unlimited => return None,
+            GtpControl::Timed(TimeControl::MoveTime(per_move)) => {
                 let left = side
                     .reported
                     .map_or(per_move, |(left, _)| left.min(per_move));
                 limits.movetime = Some(left);
                 return Some(limits);
             }
-            TimeControl::Fischer { main, increment } => {
+            GtpControl::Timed(TimeControl::Clock { main, increment }) => {
                 let own = main
                     .saturating_add(increment.saturating_mul(side.moves))
                     .saturating_sub(side.spent);
                 let left = side.reported.map_or(own, |(left, _)| left.min(own));
                 (left, increment)
             }
-            TimeControl::ByoYomi {
+            GtpControl::ByoYomi {
                 main,
                 period,
                 stones,
@@ -222,26 +217,29 @@ mod tests {
     #[test]
     fn settings_read_as_the_match_runner_reads_them() {
         let control = |m, b, st| clock(m, b, st).control();
-        assert_eq!(control(0, 0, 0), TimeControl::Unlimited);
-        assert_eq!(control(0, 0, 5), TimeControl::Unlimited);
-        assert_eq!(control(0, 5, 0), TimeControl::PerMove(s(5)));
+        assert_eq!(control(0, 0, 0), GtpControl::Unlimited);
+        assert_eq!(control(0, 0, 5), GtpControl::Unlimited);
+        assert_eq!(
+            control(0, 5, 0),
+            GtpControl::Timed(TimeControl::MoveTime(s(5)))
+        );
         assert_eq!(
             control(60, 0, 0),
-            TimeControl::Fischer {
+            GtpControl::Timed(TimeControl::Clock {
                 main: s(60),
                 increment: Duration::ZERO
-            }
+            })
         );
         assert_eq!(
             control(60, 2, 0),
-            TimeControl::Fischer {
+            GtpControl::Timed(TimeControl::Clock {
                 main: s(60),
                 increment: s(2)
-            }
+            })
         );
         assert_eq!(
             control(60, 30, 5),
-            TimeControl::ByoYomi {
+            GtpControl::ByoYomi {
                 main: s(60),
                 period: s(30),
                 stones: 5

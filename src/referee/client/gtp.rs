@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use super::{ClockView, Fault, Link, Reply, Settings, Turn, seconds_text, side_index};
 use crate::game::{AnyPosition, Color, Move, Variant};
-use crate::referee::spec::TimeControl;
+use crate::search::time::TimeControl;
 
 /// The extension command that selects reversed Othello (`variant reversed`,
 /// as Orca's GTP front end reads it; other engines take the variant on their
@@ -186,5 +186,34 @@ mod tests {
             time_left(&ClockView::MoveTime(ms(100)), Color::White),
             "time_left white 0.1 0"
         );
+    }
+
+    /// What the referee sends, Orca's GTP front end reads back as the same
+    /// control.
+    #[test]
+    fn orca_reads_the_time_settings_as_sent() {
+        use crate::protocol::gtp::clock::{GtpClock, GtpControl};
+        use crate::protocol::gtp::command::{Command, parse};
+        let ms = Duration::from_millis;
+        for time in [
+            TimeControl::MoveTime(ms(50)),
+            TimeControl::MoveTime(ms(1500)),
+            TimeControl::Clock {
+                main: ms(60_000),
+                increment: ms(500),
+            },
+            TimeControl::Clock {
+                main: ms(300_250),
+                increment: Duration::ZERO,
+            },
+        ] {
+            let line = time_settings(&time);
+            let Some(Ok(Command::TimeSettings(settings))) = parse(&line).map(|r| r.command) else {
+                panic!("{line} does not parse");
+            };
+            let mut clock = GtpClock::default();
+            clock.set(settings);
+            assert_eq!(clock.control(), GtpControl::Timed(time), "{line}");
+        }
     }
 }

@@ -16,9 +16,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::process::{EngineProcess, WaitError};
-use super::spec::{EngineSpec, Protocol, TimeControl};
+use super::spec::{EngineSpec, Protocol};
 use crate::game::{AnyPosition, Color, Variant};
 use crate::ggf::GgfMove;
+use crate::search::time::TimeControl;
 
 /// What an engine is asked to move in.
 #[derive(Clone, Copy, Debug)]
