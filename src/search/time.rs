@@ -22,7 +22,8 @@ pub struct Budget {
     pub hard: Duration,
 }
 
-/// The clock of the side to move.
+/// A side's clock as the engine plans with it: what the protocols report
+/// (UGI's `p1time`/`p1inc`, a GGF record's `TI` and move times).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     /// Time left on the clock.
