@@ -10,6 +10,7 @@
 //! reporter: an engine whose reports arrive on a channel, and a reader thread.
 
 pub mod detect;
+pub mod error;
 pub mod gtp;
 pub mod nboard;
 pub mod ugi;
@@ -22,6 +23,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use crossbeam_channel::{Receiver, unbounded};
+
+pub use error::CommandError;
 
 use crate::engine::{Engine, Report, StartError};
 use crate::eval::Evaluators;

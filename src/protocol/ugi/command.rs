@@ -7,7 +7,6 @@
 //! keywords are matched case-insensitively, and numbers (parsed with `nom`)
 //! must be whole tokens of decimal digits: no sign.
 
-use std::fmt;
 use std::time::Duration;
 
 use nom::character::complete::digit1;
@@ -15,6 +14,7 @@ use nom::combinator::{all_consuming, map_res};
 use nom::{IResult, Parser};
 
 use crate::engine::GoLimits;
+pub use crate::protocol::CommandError;
 
 /// A parsed UGI command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,61 +76,6 @@ pub enum Query {
     /// Who won?
     Result,
 }
-
-/// Why a line is not a valid command.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CommandError {
-    /// The first word is not a command.
-    Unknown(String),
-    /// A required argument is missing.
-    Missing {
-        /// The command.
-        command: &'static str,
-        /// What is missing.
-        what: &'static str,
-    },
-    /// An argument has a value of the wrong form.
-    BadValue {
-        /// The command.
-        command: &'static str,
-        /// The parameter.
-        name: String,
-        /// The value given.
-        value: String,
-        /// What was expected.
-        expected: &'static str,
-    },
-    /// A token the command does not take.
-    Unexpected {
-        /// The command.
-        command: &'static str,
-        /// The token.
-        token: String,
-    },
-}
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Unknown(word) => write!(f, "unknown command '{word}'"),
-            CommandError::Missing { command, what } => write!(f, "{command}: missing {what}"),
-            CommandError::BadValue {
-                command,
-                name,
-                value,
-                expected,
-            } => write!(
-                f,
-                "{command}: bad value '{value}' for {name} (expected {expected})"
-            ),
-            CommandError::Unexpected { command, token } => {
-                write!(f, "{command}: unexpected '{token}'")
-            }
-        }
-    }
-}
-
-impl std::error::Error for CommandError {}
 
 /// All the tokens of a line: what lies between runs of whitespace (any
 /// character Unicode calls whitespace).
@@ -304,14 +249,14 @@ fn go(args: &[&str]) -> Result<GoLimits, CommandError> {
         let Some((&value, after)) = after.split_first() else {
             return Err(CommandError::BadValue {
                 command: COMMAND,
-                name: key.to_string(),
+                name: Some(key.to_string()),
                 value: String::new(),
                 expected: "a value after it",
             });
         };
         let bad = |expected| CommandError::BadValue {
             command: COMMAND,
-            name: key.to_string(),
+            name: Some(key.to_string()),
             value: value.to_string(),
             expected,
         };
@@ -366,7 +311,7 @@ fn perft(args: &[&str]) -> Result<Command, CommandError> {
         .filter(|d| (1..=60).contains(d))
         .ok_or_else(|| CommandError::BadValue {
             command: COMMAND,
-            name: "depth".into(),
+            name: Some("depth".into()),
             value: depth.to_string(),
             expected: "an integer from 1 to 60",
         })?;
