@@ -28,7 +28,7 @@ pub use error::CommandError;
 
 use crate::engine::{Engine, Report, StartError};
 use crate::eval::Evaluators;
-use crate::game::AnyMove;
+use crate::game::{AnyMove, UnknownName};
 
 /// The text protocols: the ones Orca speaks on stdin/stdout, and the ones
 /// the referee of `orca match` drives engines with.
@@ -61,16 +61,14 @@ impl fmt::Display for Protocol {
 }
 
 impl FromStr for Protocol {
-    type Err = String;
+    type Err = UnknownName;
 
-    fn from_str(s: &str) -> Result<Protocol, String> {
+    fn from_str(s: &str) -> Result<Protocol, UnknownName> {
         match s.to_ascii_lowercase().as_str() {
             "ugi" | "uci" => Ok(Protocol::Ugi),
             "gtp" => Ok(Protocol::Gtp),
             "nboard" => Ok(Protocol::Nboard),
-            _ => Err(format!(
-                "unknown protocol '{s}' (expected ugi, gtp or nboard)"
-            )),
+            _ => Err(UnknownName::new("protocol", s, "ugi, gtp or nboard")),
         }
     }
 }

@@ -58,13 +58,18 @@ impl GtpClient {
         let answer = self
             .link
             .expect(&format!("answer to '{command}'"), answer)?;
-        answer.map_err(|refusal| Fault::Protocol(format!("answered '? {refusal}' to '{command}'")))
+        answer
+            .map_err(|Refusal(text)| Fault::Protocol(format!("answered '? {text}' to '{command}'")))
     }
 }
 
-/// The answer a line starts, if it starts one: `Ok(text)` for `=`, `Err(text)`
-/// for `?` (an optional command id after the sign is dropped).
-fn answer(line: &str) -> Option<Result<String, String>> {
+/// The text of a failure answer (`? text`): the engine refused the command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal(pub String);
+
+/// The answer a line starts, if it starts one: `Ok(text)` for `=`, a
+/// [`Refusal`] for `?` (an optional command id after the sign is dropped).
+fn answer(line: &str) -> Option<Result<String, Refusal>> {
     let line = line.trim();
     let sign = line.chars().next()?;
     if sign != '=' && sign != '?' {
@@ -77,7 +82,11 @@ fn answer(line: &str) -> Option<Result<String, String>> {
         .trim_start_matches(|c: char| c.is_ascii_digit())
         .trim()
         .to_string();
-    Some(if sign == '=' { Ok(text) } else { Err(text) })
+    Some(if sign == '=' {
+        Ok(text)
+    } else {
+        Err(Refusal(text))
+    })
 }
 
 /// The GTP name of a colour.
@@ -137,7 +146,7 @@ impl super::Client for GtpClient {
         let sent = self.link.send(&format!("genmove {}", colour(side)))?;
         let (elapsed, answer) = self.link.wait_move(sent, allowance, answer)?;
         let token = answer
-            .map_err(|refusal| Fault::Protocol(format!("answered '? {refusal}' to genmove")))?;
+            .map_err(|Refusal(text)| Fault::Protocol(format!("answered '? {text}' to genmove")))?;
         // The engine has played its move on its own board.
         self.known = turn.moves.len() + 1;
         Reply::checked(token, elapsed, None, "=")
@@ -157,7 +166,10 @@ mod tests {
         assert_eq!(answer("= f5"), Some(Ok("f5".into())));
         assert_eq!(answer("=12 PASS"), Some(Ok("PASS".into())));
         assert_eq!(answer("="), Some(Ok(String::new())));
-        assert_eq!(answer("? illegal move"), Some(Err("illegal move".into())));
+        assert_eq!(
+            answer("? illegal move"),
+            Some(Err(Refusal("illegal move".into())))
+        );
         assert_eq!(answer(""), None);
         assert_eq!(answer("thinking..."), None);
     }
