@@ -11,7 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::game::Game;
+use crate::game::{Game, UnknownName};
 
 /// How a pass counts against the depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -24,13 +24,13 @@ pub enum PassRule {
 }
 
 impl FromStr for PassRule {
-    type Err = String;
+    type Err = UnknownName;
 
-    fn from_str(s: &str) -> Result<PassRule, String> {
+    fn from_str(s: &str) -> Result<PassRule, UnknownName> {
         match s.to_ascii_lowercase().as_str() {
             "ply" => Ok(PassRule::Ply),
             "free" => Ok(PassRule::Free),
-            _ => Err(format!("unknown pass rule '{s}' (expected ply or free)")),
+            _ => Err(UnknownName::new("pass rule", s, "ply or free")),
         }
     }
 }
