@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use crate::eval::{Evaluator, Evaluators};
-use crate::game::{AnyPosition, Color, Position};
+use crate::game::{AnyMove, AnyPosition, Color, Position};
 use crate::perft::{PassRule, perft_until};
 use crate::search::time::{self, Clock};
 use crate::search::tt::TableError;
@@ -45,22 +45,22 @@ pub const FORCED_NODES: u64 = 500_000;
 /// Its time budget, for a machine too busy for the node budget to be quick.
 pub const FORCED_TIME: Duration = Duration::from_millis(50);
 
-/// The limits of one `go`, as the protocols give them (milliseconds and counts).
+/// The limits of one `go`, as the protocols give them (times and counts).
 /// p1 is the first player (black, X).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GoLimits {
     /// Black's clock.
-    pub p1time: Option<u64>,
+    pub p1time: Option<Duration>,
     /// White's clock.
-    pub p2time: Option<u64>,
+    pub p2time: Option<Duration>,
     /// Black's increment.
-    pub p1inc: Option<u64>,
+    pub p1inc: Option<Duration>,
     /// White's increment.
-    pub p2inc: Option<u64>,
+    pub p2inc: Option<Duration>,
     /// Moves to the next time control.
     pub movestogo: Option<u32>,
     /// Search this long, never longer.
-    pub movetime: Option<u64>,
+    pub movetime: Option<Duration>,
     /// Deepest iteration.
     pub depth: Option<u32>,
     /// Node budget.
@@ -79,8 +79,7 @@ impl GoLimits {
         overhead: Duration,
         received: Instant,
     ) -> Limits {
-        let ms = Duration::from_millis;
-        let movetime = self.movetime.map(|t| time::for_movetime(ms(t), overhead));
+        let movetime = self.movetime.map(|t| time::for_movetime(t, overhead));
         let (remaining, increment) = match to_move {
             Color::Black => (self.p1time, self.p1inc),
             Color::White => (self.p2time, self.p2inc),
@@ -88,8 +87,8 @@ impl GoLimits {
         let clock = remaining.map(|r| {
             time::for_clock(
                 Clock {
-                    remaining: ms(r),
-                    increment: ms(increment.unwrap_or(0)),
+                    remaining: r,
+                    increment: increment.unwrap_or_default(),
                     moves_to_go: self.movestogo,
                 },
                 empties,
@@ -139,8 +138,8 @@ pub struct GoRequest {
 /// The answer of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BestMove {
-    /// Play this move (game notation).
-    Move(String),
+    /// Play this move.
+    Move(AnyMove),
     /// No legal placement: pass.
     Pass,
     /// The game is over: there is no move.
@@ -148,10 +147,10 @@ pub enum BestMove {
 }
 
 /// What one finished iteration found, in protocol-neutral form: the moves of
-/// the principal variation in game notation.
-pub type SearchInfo = Iteration<String>;
+/// the principal variation as moves of whichever game is played.
+pub type SearchInfo = Iteration<AnyMove>;
 
-fn search_info<M: ToString>(it: &Iteration<M>) -> SearchInfo {
+fn search_info<M: Copy + Into<AnyMove>>(it: &Iteration<M>) -> SearchInfo {
     Iteration {
         depth: it.depth,
         seldepth: it.seldepth,
@@ -160,7 +159,7 @@ fn search_info<M: ToString>(it: &Iteration<M>) -> SearchInfo {
         selectivity: it.selectivity,
         nodes: it.nodes,
         elapsed: it.elapsed,
-        pv: it.pv.iter().map(ToString::to_string).collect(),
+        pv: it.pv.iter().map(|&mv| mv.into()).collect(),
     }
 }
 
@@ -531,7 +530,10 @@ impl Worker {
         position: &Position<G>,
         eval: &E,
         request: &GoRequest,
-    ) -> SearchDone {
+    ) -> SearchDone
+    where
+        G::Move: Into<AnyMove>,
+    {
         if position.is_over() {
             (self.report)(Report::Note("game over: no move to search".into()));
             return SearchDone {
@@ -555,7 +557,7 @@ impl Worker {
         } else if moves.len() == 1 && request.limits.is_timed() {
             (self.report)(Report::Note("only one legal move".into()));
             let only = moves.next().expect("one move");
-            Some(BestMove::Move(only.to_string()))
+            Some(BestMove::Move(only.into()))
         } else {
             None
         };
@@ -576,7 +578,7 @@ impl Worker {
         let best = match (forced, result.best_move) {
             (Some(forced), _) => forced,
             (None, Some(mv)) if Some(mv) == G::pass_move() => BestMove::Pass,
-            (None, Some(mv)) => BestMove::Move(mv.to_string()),
+            (None, Some(mv)) => BestMove::Move(mv.into()),
             (None, None) => BestMove::None,
         };
         SearchDone {
@@ -709,7 +711,7 @@ mod tests {
         )
         .unwrap();
         let timed = GoLimits {
-            movetime: Some(60_000),
+            movetime: Some(Duration::from_secs(60)),
             ..GoLimits::default()
         };
         engine.go(request(pass, GoLimits::default())).unwrap();
@@ -738,7 +740,11 @@ mod tests {
             answers,
             [
                 (BestMove::Pass, 58 * DISC, true),
-                (BestMove::Move("h8".into()), -58 * DISC, true),
+                (
+                    BestMove::Move(AnyMove::parse(Variant::Othello, "h8").unwrap()),
+                    -58 * DISC,
+                    true
+                ),
                 (BestMove::Pass, -64 * DISC, false),
             ]
         );
@@ -817,8 +823,8 @@ mod tests {
     #[test]
     fn clock_limits_pick_the_side_to_move() {
         let limits = GoLimits {
-            p1time: Some(10_000),
-            p2time: Some(100),
+            p1time: Some(Duration::from_secs(10)),
+            p2time: Some(Duration::from_millis(100)),
             ..GoLimits::default()
         };
         let now = Instant::now();

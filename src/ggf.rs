@@ -16,6 +16,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use crate::game::{AnyPosition, Board, Color, LineError, Move, Variant};
+use crate::search::time::Clock;
 
 /// A clock setting: main time, increment per move, and grace time.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -431,10 +432,11 @@ impl GgfGame {
     /// clock (`TB`/`TW`, else `TI`) plus one increment per move it made, minus
     /// the seconds written on its moves. Grace time counts only once the main
     /// time is used up. `None` when the record has no clock, or a zero one.
+    /// GGF has no moves-to-go: the clock's `moves_to_go` is `None`.
     ///
     /// # Errors
     /// When the clock property is malformed.
-    pub fn time_left(&self, color: Color) -> Result<Option<ClockLeft>, GgfError> {
+    pub fn time_left(&self, color: Color) -> Result<Option<Clock>, GgfError> {
         let Some(clock) = self.clock(color)? else {
             return Ok(None);
         };
@@ -452,20 +454,12 @@ impl GgfGame {
             Some(left) if !left.is_zero() => left,
             _ => main.saturating_add(clock.grace).saturating_sub(spent),
         };
-        Ok(Some(ClockLeft {
+        Ok(Some(Clock {
             remaining,
             increment: clock.increment,
+            moves_to_go: None,
         }))
     }
-}
-
-/// What a side has on its clock, as a front end hands it to the engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClockLeft {
-    /// Time left for the rest of the game (before this move's increment).
-    pub remaining: Duration,
-    /// Added after each move.
-    pub increment: Duration,
 }
 
 /// `mv` played by `color` (the `ply`-th move of the record), after the forced

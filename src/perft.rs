@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Fast;
 use crate::cpu::{Avx512, Isa, Portable, with_isa};
-use crate::game::Game;
+use crate::game::{Game, UnknownName};
 
 /// How a pass counts against the depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -27,13 +27,13 @@ pub enum PassRule {
 }
 
 impl FromStr for PassRule {
-    type Err = String;
+    type Err = UnknownName;
 
-    fn from_str(s: &str) -> Result<PassRule, String> {
+    fn from_str(s: &str) -> Result<PassRule, UnknownName> {
         match s.to_ascii_lowercase().as_str() {
             "ply" => Ok(PassRule::Ply),
             "free" => Ok(PassRule::Free),
-            _ => Err(format!("unknown pass rule '{s}' (expected ply or free)")),
+            _ => Err(UnknownName::new("pass rule", s, "ply or free")),
         }
     }
 }

@@ -9,7 +9,7 @@ use clap::Args;
 use orca::engine::DEFAULT_HASH_MB;
 use orca::eval::Evaluators;
 use orca::game::Variant;
-use orca::play::{parse_duration, parse_movetime};
+use orca::play::{DurationError, parse_duration, parse_movetime};
 use orca::protocol::ugi::MAX_MOVE_OVERHEAD_MS;
 use orca::protocol::{Output, gtp, nboard};
 use orca::search::time::DEFAULT_MOVE_OVERHEAD_MS;
@@ -30,7 +30,7 @@ pub struct EngineArgs {
 
 /// `--move-overhead` in milliseconds, within the range of the UGI
 /// `MoveOverhead` option.
-fn parse_move_overhead(text: &str) -> Result<u64, String> {
+fn parse_move_overhead(text: &str) -> Result<u64, DurationError> {
     let max = Duration::from_millis(MAX_MOVE_OVERHEAD_MS);
     parse_duration(text, Duration::ZERO, max).map(|time| time.as_millis() as u64)
 }

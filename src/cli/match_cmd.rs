@@ -92,7 +92,7 @@ pub fn run(args: &MatchArgs) -> i32 {
         Ok(o) => o,
         // Line 0: the file as a whole (it holds no opening).
         Err(e) if e.line == 0 => {
-            eprintln!("orca match: {openings_name}: {}", e.message);
+            eprintln!("orca match: {openings_name}: {}", e.problem);
             return 2;
         }
         Err(e) => {

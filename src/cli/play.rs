@@ -82,7 +82,7 @@ pub fn run(args: &PlayArgs, evaluators: Arc<Evaluators>) -> i32 {
             ..GoLimits::default()
         },
         None => GoLimits {
-            movetime: Some(args.movetime.unwrap_or(DEFAULT_MOVETIME).as_millis() as u64),
+            movetime: Some(args.movetime.unwrap_or(DEFAULT_MOVETIME)),
             ..GoLimits::default()
         },
     };
@@ -284,7 +284,9 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
         let strength = match (self.limits.depth, self.limits.movetime) {
             (Some(1), _) => "searching 1 ply a move".to_string(),
             (Some(depth), _) => format!("searching {depth} plies a move"),
-            (None, Some(ms)) => format!("thinking {} s a move", ms as f64 / 1000.0),
+            (None, Some(time)) => {
+                format!("thinking {} s a move", time.as_millis() as f64 / 1000.0)
+            }
             (None, None) => "thinking".to_string(),
         };
         let black = side_with_letter(variant, Color::Black);
@@ -429,7 +431,7 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
             self.say(&format!("{who} could not search."))?;
             return Ok(false);
         };
-        let BestMove::Move(mv) = &done.best else {
+        let BestMove::Move(mv) = done.best else {
             log::error!("orca play: the search answered {:?} to a move", done.best);
             self.say(&format!("{who} found no move to play."))?;
             return Ok(false);

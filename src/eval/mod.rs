@@ -12,7 +12,7 @@ pub mod trained;
 
 use std::sync::Arc;
 
-use crate::game::{AnyPosition, Game, Move, Othello, TicTacToe, Variant};
+use crate::game::{AnyPosition, Game, Move, Othello, TicTacToe, UnknownName, Variant};
 use handmade::HandmadeEval;
 use trained::{TrainedEval, Weights, WeightsError};
 
@@ -87,15 +87,13 @@ pub enum EvalKind {
 }
 
 impl std::str::FromStr for EvalKind {
-    type Err = String;
+    type Err = UnknownName;
 
-    fn from_str(s: &str) -> Result<EvalKind, String> {
+    fn from_str(s: &str) -> Result<EvalKind, UnknownName> {
         match s.to_ascii_lowercase().as_str() {
             "trained" => Ok(EvalKind::Trained),
             "handmade" => Ok(EvalKind::Handmade),
-            _ => Err(format!(
-                "unknown evaluation '{s}' (expected trained or handmade)"
-            )),
+            _ => Err(UnknownName::new("evaluation", s, "trained or handmade")),
         }
     }
 }

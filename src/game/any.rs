@@ -2,14 +2,72 @@
 //!
 //! The protocols let the user switch games with an option, so their state holds
 //! an [`AnyPosition`]; everything below it (rules, search) works on one concrete
-//! game type at a time. Moves cross this boundary as text in the game's notation.
+//! game type at a time. Moves cross this boundary as an [`AnyMove`].
 
 use std::fmt;
 
+use super::tictactoe::Cell;
 use super::{
-    Color, Game, GameResult, LineError, Position, PositionError, ReversedOthello, StandardOthello,
-    TicTacToe, Variant,
+    Color, Game, GameResult, LineError, Move, ParseMoveError, Position, PositionError,
+    ReversedOthello, StandardOthello, TicTacToe, Variant,
 };
+
+/// A move of one of Orca's games: what the engine answers and what its
+/// principal variations hold. Both Othello variants share [`Move`].
+///
+/// The games share their notation (`a1` names a move of each, on different
+/// boards), so a move is read from text together with its game:
+/// [`AnyMove::parse`] or [`AnyPosition::parse_move`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnyMove {
+    /// A move of standard or reversed Othello, a pass included.
+    Othello(Move),
+    /// A move of tic-tac-toe.
+    TicTacToe(Cell),
+}
+
+impl AnyMove {
+    /// The pass (of the Othello variants; tic-tac-toe has none).
+    pub const PASS: AnyMove = AnyMove::Othello(Move::Pass);
+
+    /// Reads a move of `variant` in its notation (any case; the pass
+    /// spellings of Othello tools where the game has passes).
+    ///
+    /// # Errors
+    /// When the text names no move of that game.
+    pub fn parse(variant: Variant, text: &str) -> Result<AnyMove, ParseMoveError> {
+        match variant {
+            Variant::Othello | Variant::Reversed => text.parse().map(AnyMove::Othello),
+            Variant::TicTacToe => text.parse().map(AnyMove::TicTacToe),
+        }
+    }
+
+    /// Whether this is a pass.
+    pub fn is_pass(self) -> bool {
+        self == AnyMove::PASS
+    }
+}
+
+impl From<Move> for AnyMove {
+    fn from(mv: Move) -> AnyMove {
+        AnyMove::Othello(mv)
+    }
+}
+
+impl From<Cell> for AnyMove {
+    fn from(cell: Cell) -> AnyMove {
+        AnyMove::TicTacToe(cell)
+    }
+}
+
+impl fmt::Display for AnyMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyMove::Othello(mv) => mv.fmt(f),
+            AnyMove::TicTacToe(cell) => cell.fmt(f),
+        }
+    }
+}
 
 /// A position of one of Orca's games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -120,6 +178,32 @@ impl AnyPosition {
         with_position!(self, p => p.legal_moves().map(|m| m.to_string()).collect())
     }
 
+    /// The legal moves (a forced pass is the single move pass).
+    pub fn legal_moves(&self) -> Vec<AnyMove> {
+        with_position!(self, p => p.legal_moves().map(AnyMove::from).collect())
+    }
+
+    /// Reads a move of this position's game; see [`AnyMove::parse`].
+    ///
+    /// # Errors
+    /// When the text names no move of the game.
+    pub fn parse_move(&self, text: &str) -> Result<AnyMove, ParseMoveError> {
+        AnyMove::parse(self.variant(), text)
+    }
+
+    /// The position after `mv`, or `None` when `mv` is not a legal move here
+    /// (a move of another game is not).
+    pub fn play(&self, mv: AnyMove) -> Option<AnyPosition> {
+        match (self, mv) {
+            (AnyPosition::Othello(p), AnyMove::Othello(m)) => p.play(m).map(AnyPosition::Othello),
+            (AnyPosition::Reversed(p), AnyMove::Othello(m)) => p.play(m).map(AnyPosition::Reversed),
+            (AnyPosition::TicTacToe(p), AnyMove::TicTacToe(m)) => {
+                p.play(m).map(AnyPosition::TicTacToe)
+            }
+            _ => None,
+        }
+    }
+
     /// Plays a list of moves, inserting forced passes that are left out.
     ///
     /// # Errors
@@ -194,5 +278,26 @@ mod tests {
         assert_eq!(t.legal_move_names().len(), 9);
         assert_eq!(t.diagram().len(), 4);
         assert_eq!(o.diagram()[4], " 4 . . * O X . . .");
+    }
+
+    #[test]
+    fn moves_are_read_with_their_game_and_played() {
+        let o = AnyPosition::start(Variant::Othello);
+        let f5 = o.parse_move("F5").unwrap();
+        assert_eq!(f5.to_string(), "f5");
+        assert_eq!(o.play(f5), o.play_line(["f5"]).ok());
+        assert_eq!(o.play(o.parse_move("a1").unwrap()), None);
+        let t = AnyPosition::start(Variant::TicTacToe);
+        let a1 = t.parse_move("a1").unwrap();
+        assert_ne!(a1, o.parse_move("a1").unwrap());
+        // A move of another game is never legal.
+        assert_eq!(o.play(a1), None);
+        assert!(t.parse_move("d4").is_err());
+        assert!(t.parse_move("pass").is_err());
+        let pass = AnyMove::parse(Variant::Reversed, "PA").unwrap();
+        assert!(pass.is_pass());
+        assert_eq!(pass.to_string(), "pass");
+        let names: Vec<String> = o.legal_moves().iter().map(ToString::to_string).collect();
+        assert_eq!(names, o.legal_move_names());
     }
 }

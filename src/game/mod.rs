@@ -21,7 +21,7 @@ use std::str::FromStr;
 
 use crate::cpu::Isa;
 
-pub use any::AnyPosition;
+pub use any::{AnyMove, AnyPosition};
 pub use board::Board;
 pub use othello::{Othello, ReversedOthello, StandardOthello};
 pub use position::{GameResult, LineError, Position};
@@ -107,31 +107,54 @@ impl fmt::Display for Variant {
     }
 }
 
-/// A variant name that is not one of Orca's games.
+/// A word that names none of the choices of a setting: a variant, a protocol,
+/// an evaluation, a pass rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseVariantError(pub String);
+pub struct UnknownName {
+    /// What the word should name (`variant`, `protocol`, ...).
+    pub what: &'static str,
+    /// The word as given.
+    pub name: String,
+    /// The choices, as the message lists them.
+    pub expected: &'static str,
+}
 
-impl fmt::Display for ParseVariantError {
+impl UnknownName {
+    /// `name` names no `what`; `expected` lists the choices.
+    pub fn new(what: &'static str, name: &str, expected: &'static str) -> UnknownName {
+        UnknownName {
+            what,
+            name: name.to_string(),
+            expected,
+        }
+    }
+}
+
+impl fmt::Display for UnknownName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown variant '{}' (expected othello, reversed or tictactoe)",
-            self.0
+            "unknown {} '{}' (expected {})",
+            self.what, self.name, self.expected
         )
     }
 }
 
-impl std::error::Error for ParseVariantError {}
+impl std::error::Error for UnknownName {}
 
 impl FromStr for Variant {
-    type Err = ParseVariantError;
+    type Err = UnknownName;
 
-    fn from_str(s: &str) -> Result<Variant, ParseVariantError> {
+    fn from_str(s: &str) -> Result<Variant, UnknownName> {
         match s.to_ascii_lowercase().as_str() {
             "othello" | "standard" | "reversi" => Ok(Variant::Othello),
             "reversed" | "anti" | "antireversi" | "reversed-othello" => Ok(Variant::Reversed),
             "tictactoe" | "tic-tac-toe" | "ttt" => Ok(Variant::TicTacToe),
-            _ => Err(ParseVariantError(s.to_string())),
+            _ => Err(UnknownName::new(
+                "variant",
+                s,
+                "othello, reversed or tictactoe",
+            )),
         }
     }
 }
@@ -361,7 +384,10 @@ mod tests {
         for v in Variant::ALL {
             assert_eq!(v.to_string().parse::<Variant>(), Ok(v));
         }
-        assert!("chess".parse::<Variant>().is_err());
+        assert_eq!(
+            "chess".parse::<Variant>().unwrap_err().to_string(),
+            "unknown variant 'chess' (expected othello, reversed or tictactoe)"
+        );
         assert_eq!("TTT".parse::<Variant>(), Ok(Variant::TicTacToe));
     }
 

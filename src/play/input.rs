@@ -86,6 +86,41 @@ pub fn parse_input(line: &str) -> Result<Input, InputError> {
     })
 }
 
+/// A time on the command line that is not one, or not in the flag's range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DurationError {
+    /// Not a number with an optional unit.
+    NotATime(String),
+    /// A time outside the flag's range.
+    OutOfRange {
+        /// The text as given.
+        text: String,
+        /// The shortest time accepted.
+        min: Duration,
+        /// The longest time accepted.
+        max: Duration,
+    },
+}
+
+impl fmt::Display for DurationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DurationError::NotATime(text) => write!(
+                f,
+                "'{text}' is not a time like 500 (milliseconds), 500ms, 2.5s or 1m"
+            ),
+            DurationError::OutOfRange { text, min, max } => write!(
+                f,
+                "'{text}' is out of range: from {} to {}",
+                duration_text(*min),
+                duration_text(*max)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DurationError {}
+
 /// The longest thinking time `--movetime` accepts.
 pub const MAX_MOVETIME: Duration = Duration::from_secs(3600);
 
@@ -95,8 +130,8 @@ pub const MAX_MOVETIME: Duration = Duration::from_secs(3600);
 /// rounded to a whole millisecond and must lie within `min..=max`.
 ///
 /// # Errors
-/// A message saying what a good value looks like.
-pub fn parse_duration(text: &str, min: Duration, max: Duration) -> Result<Duration, String> {
+/// A [`DurationError`] saying what a good value looks like.
+pub fn parse_duration(text: &str, min: Duration, max: Duration) -> Result<Duration, DurationError> {
     let lower = text.trim().to_ascii_lowercase();
     let (number, ms_per_unit) = if let Some(n) = lower.strip_suffix("ms") {
         (n, 1.0)
@@ -113,17 +148,15 @@ pub fn parse_duration(text: &str, min: Duration, max: Duration) -> Result<Durati
         .ok()
         .filter(|v| v.is_finite())
         .map(|v| v * ms_per_unit)
-        .ok_or_else(|| {
-            format!("'{text}' is not a time like 500 (milliseconds), 500ms, 2.5s or 1m")
-        })?;
+        .ok_or_else(|| DurationError::NotATime(text.to_string()))?;
     let in_range = millis >= 0.0 && millis.round() <= max.as_millis() as f64;
     let time = Duration::from_millis(millis.round() as u64);
     if !in_range || time < min {
-        return Err(format!(
-            "'{text}' is out of range: from {} to {}",
-            duration_text(min),
-            duration_text(max)
-        ));
+        return Err(DurationError::OutOfRange {
+            text: text.to_string(),
+            min,
+            max,
+        });
     }
     Ok(time)
 }
@@ -132,8 +165,8 @@ pub fn parse_duration(text: &str, min: Duration, max: Duration) -> Result<Durati
 /// [`parse_duration`] from 1 ms to [`MAX_MOVETIME`].
 ///
 /// # Errors
-/// A message saying what a good value looks like.
-pub fn parse_movetime(text: &str) -> Result<Duration, String> {
+/// A [`DurationError`] saying what a good value looks like.
+pub fn parse_movetime(text: &str) -> Result<Duration, DurationError> {
     parse_duration(text, Duration::from_millis(1), MAX_MOVETIME)
 }
 
@@ -196,13 +229,13 @@ mod tests {
         assert_eq!(parse_movetime(" 250 "), Ok(Duration::from_millis(250)));
         assert_eq!(parse_movetime("1m"), Ok(Duration::from_secs(60)));
         assert_eq!(parse_movetime("0.5M"), Ok(Duration::from_secs(30)));
-        assert!(parse_movetime("fast").unwrap_err().contains("not a time"));
-        assert!(parse_movetime("0s").unwrap_err().contains("out of range"));
-        assert!(
-            parse_movetime("0")
-                .unwrap_err()
-                .contains("from 1ms to 3600s")
+        let message = |text| parse_movetime(text).unwrap_err().to_string();
+        assert_eq!(
+            message("fast"),
+            "'fast' is not a time like 500 (milliseconds), 500ms, 2.5s or 1m"
         );
+        assert_eq!(message("0s"), "'0s' is out of range: from 1ms to 3600s");
+        assert!(message("0").contains("from 1ms to 3600s"));
         assert!(parse_movetime("-1s").is_err());
         assert!(parse_movetime("2h").is_err());
         assert!(parse_movetime("NaNs").is_err());
@@ -213,6 +246,6 @@ mod tests {
         let overhead = parse_duration("0", Duration::ZERO, Duration::from_secs(5));
         assert_eq!(overhead, Ok(Duration::ZERO));
         let late = parse_duration("6s", Duration::ZERO, Duration::from_secs(5));
-        assert!(late.unwrap_err().contains("from 0ms to 5s"));
+        assert!(late.unwrap_err().to_string().contains("from 0ms to 5s"));
     }
 }

@@ -15,7 +15,7 @@ pub mod session;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-pub use input::{Input, InputError, parse_duration, parse_input, parse_movetime};
+pub use input::{DurationError, Input, InputError, parse_duration, parse_input, parse_movetime};
 pub use render::Style;
 pub use session::{MoveError, PlayedMove, Player, Seating, Session, Source, Turn};
 

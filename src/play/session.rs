@@ -11,7 +11,7 @@ use std::str::FromStr;
 use crate::eval::DISC;
 use crate::game::position::{LineErrorKind, Outcome};
 use crate::game::square::is_pass_token;
-use crate::game::{AnyPosition, Color, Move, ParseMoveError, Variant};
+use crate::game::{AnyMove, AnyPosition, Color, Move, ParseMoveError, Variant};
 use crate::ggf::{GgfGame, GgfMove};
 
 use super::render::side_name;
@@ -303,11 +303,11 @@ impl Session {
     /// When the move is not legal (the search would be wrong); nothing changes.
     pub fn play_orca(
         &mut self,
-        text: &str,
+        mv: AnyMove,
         score: Option<i32>,
         seconds: f64,
     ) -> Result<(), MoveError> {
-        self.play(text, Source::Orca, score, Some(seconds))
+        self.play(&mv.to_string(), Source::Orca, score, Some(seconds))
     }
 
     /// Plays the pass of a side that has no move.
@@ -507,6 +507,11 @@ fn why_illegal(position: &AnyPosition, square: &str) -> MoveError {
 mod tests {
     use super::*;
 
+    /// An Othello move.
+    fn mv(name: &str) -> AnyMove {
+        AnyMove::parse(Variant::Othello, name).unwrap()
+    }
+
     fn othello(seating: Seating) -> Session {
         Session::new(Variant::Othello, seating)
     }
@@ -537,7 +542,7 @@ mod tests {
     fn turns_follow_the_seating() {
         let mut s = othello(Seating::PersonWhite);
         assert_eq!(s.turn(), Turn::Orca(Color::Black));
-        s.play_orca("f5", Some(50), 0.2).unwrap();
+        s.play_orca(mv("f5"), Some(50), 0.2).unwrap();
         assert_eq!(s.turn(), Turn::Person(Color::White));
         assert_eq!(s.last_move().unwrap().source, Source::Orca);
     }
@@ -595,9 +600,9 @@ mod tests {
         let mut s = othello(Seating::PersonBlack);
         assert_eq!(s.undo(), Err(NothingToUndo));
         s.play_person("f5").unwrap();
-        s.play_orca("d6", None, 0.1).unwrap();
+        s.play_orca(mv("d6"), None, 0.1).unwrap();
         s.play_person("c3").unwrap();
-        s.play_orca("d3", None, 0.1).unwrap();
+        s.play_orca(mv("d3"), None, 0.1).unwrap();
         assert_eq!(s.undo(), Ok(2));
         assert_eq!(s.moves().len(), 2);
         assert_eq!(s.turn(), Turn::Person(Color::Black));
@@ -608,7 +613,7 @@ mod tests {
 
         // Orca opened: nothing of the person's to take back before their move.
         let mut white = othello(Seating::PersonWhite);
-        white.play_orca("f5", None, 0.1).unwrap();
+        white.play_orca(mv("f5"), None, 0.1).unwrap();
         assert_eq!(white.undo(), Err(NothingToUndo));
         white.play_person("d6").unwrap();
         assert_eq!(white.undo(), Ok(1));
@@ -698,7 +703,7 @@ mod tests {
     fn ggf_records_round_trip_and_refuse_tictactoe() {
         let mut s = Session::new(Variant::Reversed, Seating::PersonBlack);
         s.play_person("f5").unwrap();
-        s.play_orca("f6", Some(-150), 0.123).unwrap();
+        s.play_orca(mv("f6"), Some(-150), 0.123).unwrap();
         let record = s.ggf_record("2026.01.02_03:04:05.UTC").unwrap();
         let text = record.to_string();
         assert!(text.contains("PB[Human]PW[Orca]RE[?]TY[8a]BO[8 "), "{text}");

@@ -12,18 +12,7 @@ use std::sync::Arc;
 
 use crate::eval::Evaluators;
 
-use super::{InputLine, Output, gtp, nboard, read_line, ugi};
-
-/// The protocols Orca speaks on stdin/stdout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    /// UGI, the native one.
-    Ugi,
-    /// NBoard, the Othello GUI's.
-    Nboard,
-    /// GTP, the match runners'.
-    Gtp,
-}
+use super::{InputLine, Output, Protocol, gtp, nboard, read_line, ugi};
 
 /// The protocol whose session should read `first_line`.
 pub fn detect(first_line: &str) -> Protocol {

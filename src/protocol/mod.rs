@@ -10,19 +10,68 @@
 //! reporter: an engine whose reports arrive on a channel, and a reader thread.
 
 pub mod detect;
+pub mod error;
 pub mod gtp;
 pub mod nboard;
 pub mod ugi;
 
 use std::borrow::Cow;
+use std::fmt;
 use std::io::{self, BufRead, Write};
+use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
 use crossbeam_channel::{Receiver, unbounded};
 
+pub use error::CommandError;
+
 use crate::engine::{Engine, Report, StartError};
 use crate::eval::Evaluators;
+use crate::game::{AnyMove, UnknownName};
+
+/// The text protocols: the ones Orca speaks on stdin/stdout, and the ones
+/// the referee of `orca match` drives engines with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protocol {
+    /// UGI (UCI for any game), Orca's native one: whole positions and `go`.
+    Ugi,
+    /// GTP, the match runners': `play` for the opponent's moves, `genmove`.
+    Gtp,
+    /// NBoard, the Othello GUI's: the game as GGF and `go`; the engine never
+    /// plays its own move.
+    Nboard,
+}
+
+impl Protocol {
+    /// The name used in engine specs and messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Protocol::Ugi => "ugi",
+            Protocol::Gtp => "gtp",
+            Protocol::Nboard => "nboard",
+        }
+    }
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Protocol {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<Protocol, UnknownName> {
+        match s.to_ascii_lowercase().as_str() {
+            "ugi" | "uci" => Ok(Protocol::Ugi),
+            "gtp" => Ok(Protocol::Gtp),
+            "nboard" => Ok(Protocol::Nboard),
+            _ => Err(UnknownName::new("protocol", s, "ugi, gtp or nboard")),
+        }
+    }
+}
 
 /// Longest line accepted, in bytes; longer lines are reported and skipped.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -57,6 +106,12 @@ impl Output {
             log::debug!("output closed; dropped line: {text}");
         }
     }
+}
+
+/// A principal variation in game notation, the moves separated by spaces.
+pub fn pv_text(pv: &[AnyMove]) -> String {
+    let names: Vec<String> = pv.iter().map(ToString::to_string).collect();
+    names.join(" ")
 }
 
 /// `text` with every control character (C0, DEL, C1) and the Unicode line
@@ -237,6 +292,18 @@ mod tests {
     fn lines(input: &[u8]) -> Vec<InputLine> {
         let mut reader = io::BufReader::with_capacity(16, input);
         std::iter::from_fn(|| read_line(&mut reader).unwrap()).collect()
+    }
+
+    #[test]
+    fn protocol_names_round_trip() {
+        for protocol in [Protocol::Ugi, Protocol::Gtp, Protocol::Nboard] {
+            assert_eq!(protocol.to_string().parse(), Ok(protocol));
+        }
+        assert_eq!("UCI".parse(), Ok(Protocol::Ugi));
+        assert_eq!(
+            "xboard".parse::<Protocol>().unwrap_err().to_string(),
+            "unknown protocol 'xboard' (expected ugi, gtp or nboard)"
+        );
     }
 
     #[test]

@@ -11,10 +11,10 @@ use std::fmt;
 use std::time::Duration;
 
 use super::client::{Client, ClockView, Fault, Turn, side_index};
-use super::spec::TimeControl;
 use crate::game::position::{LineErrorKind, Outcome};
-use crate::game::{AnyPosition, Color, Move};
+use crate::game::{AnyPosition, Color, LineError, Move};
 use crate::ggf::{GgfGame, GgfMove};
+use crate::search::time::TimeControl;
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +36,7 @@ pub enum Forfeit {
     /// Its clock ran out, or it exceeded the move time plus the margin.
     Time(String),
     /// It answered a move the rules do not allow.
-    Illegal(String),
+    Illegal(IllegalMove),
     /// It exited or closed its output.
     Crash(String),
     /// It did not answer a request that is not timed by the clock.
@@ -272,24 +272,59 @@ pub fn play(
     }
 }
 
+/// Why an engine's move is not one the referee accepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The token names no move.
+    NotAMove(String),
+    /// A pass while the side has a placement: the side and its moves.
+    Pass {
+        /// The side that passed.
+        side: Color,
+        /// Its legal moves.
+        legal: Vec<String>,
+    },
+    /// A placement that is not legal here.
+    Illegal(Move),
+    /// Any other reason the rules give.
+    Line(LineError),
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::NotAMove(token) => write!(f, "'{token}' is not a move"),
+            IllegalMove::Pass { side, legal } => {
+                write!(f, "pass while {side} can play {}", legal.join(" "))
+            }
+            IllegalMove::Illegal(mv) => write!(f, "{mv} is not legal here"),
+            IllegalMove::Line(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
 /// The move `token` names, if it is legal in `position` (which is not over
 /// and has a legal placement); otherwise why not.
-pub fn check_move(position: &AnyPosition, token: &str) -> Result<Move, String> {
+///
+/// # Errors
+/// An [`IllegalMove`] saying why the move is refused.
+pub fn check_move(position: &AnyPosition, token: &str) -> Result<Move, IllegalMove> {
     let mv: Move = token
         .parse()
-        .map_err(|_| format!("'{token}' is not a move"))?;
+        .map_err(|_| IllegalMove::NotAMove(token.to_string()))?;
     if mv == Move::Pass {
-        return Err(format!(
-            "pass while {} can play {}",
-            position.to_move(),
-            position.legal_move_names().join(" ")
-        ));
+        return Err(IllegalMove::Pass {
+            side: position.to_move(),
+            legal: position.legal_move_names(),
+        });
     }
     match position.play_line([token]) {
         Ok(_) => Ok(mv),
         Err(e) => Err(match e.kind {
-            LineErrorKind::Illegal => format!("{mv} is not legal here"),
-            _ => e.to_string(),
+            LineErrorKind::Illegal => IllegalMove::Illegal(mv),
+            _ => IllegalMove::Line(e),
         }),
     }
 }
@@ -481,7 +516,7 @@ mod tests {
                 Termination::Forfeit {
                     loser: Color::White,
                     reason: Forfeit::Illegal(detail),
-                } => assert!(detail.contains(why), "{token}: {detail}"),
+                } => assert!(detail.to_string().contains(why), "{token}: {detail}"),
                 other => panic!("{token}: {other:?}"),
             }
             assert_eq!(played.winner(), Some(Color::Black));

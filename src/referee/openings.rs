@@ -16,7 +16,9 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::game::{AnyPosition, Board, LineError, Move, Position, StandardOthello, Variant};
+use crate::game::{
+    AnyPosition, Board, LineError, Move, Position, PositionError, StandardOthello, Variant,
+};
 use crate::wthor::WthorGame;
 
 /// The balanced openings Orca ships, used when a match names no file.
@@ -72,17 +74,51 @@ impl fmt::Display for Opening {
 /// What is wrong with a line of an openings file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningError {
-    /// 1-based line number.
+    /// 1-based line number; 0 for the file as a whole.
     pub line: usize,
     /// What is wrong.
-    pub message: String,
+    pub problem: OpeningProblem,
 }
 
 impl fmt::Display for OpeningError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+        write!(f, "line {}: {}", self.line, self.problem)
     }
 }
+
+/// What is wrong with an openings file or one of its lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningProblem {
+    /// The file holds no opening at all.
+    NoOpening,
+    /// The line is not a position string.
+    Position(PositionError),
+    /// The position is a finished game.
+    OverInPosition,
+    /// A word that is neither a move nor moves of two characters.
+    NotMoves(String),
+    /// A move that is not legal (or no move).
+    Illegal(LineError),
+    /// The moves end the game.
+    OverAfterMoves,
+}
+
+impl fmt::Display for OpeningProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningProblem::NoOpening => f.write_str("no opening in the file"),
+            OpeningProblem::Position(e) => e.fmt(f),
+            OpeningProblem::OverInPosition => f.write_str("the game is over in this position"),
+            OpeningProblem::NotMoves(word) => {
+                write!(f, "'{word}' is not a list of moves like f5d6c3")
+            }
+            OpeningProblem::Illegal(e) => e.fmt(f),
+            OpeningProblem::OverAfterMoves => f.write_str("the game is over after these moves"),
+        }
+    }
+}
+
+impl std::error::Error for OpeningProblem {}
 
 impl std::error::Error for OpeningError {}
 
@@ -98,9 +134,9 @@ pub fn parse(text: &str, variant: Variant) -> Result<Vec<Opening>, OpeningError>
         if line.is_empty() {
             continue;
         }
-        let error = |message: String| OpeningError {
+        let error = |problem| OpeningError {
             line: i + 1,
-            message,
+            problem,
         };
         let opening = parse_line(line, variant).map_err(error)?;
         openings.push(opening);
@@ -108,13 +144,13 @@ pub fn parse(text: &str, variant: Variant) -> Result<Vec<Opening>, OpeningError>
     if openings.is_empty() {
         return Err(OpeningError {
             line: 0,
-            message: "no opening in the file".into(),
+            problem: OpeningProblem::NoOpening,
         });
     }
     Ok(openings)
 }
 
-fn parse_line(line: &str, variant: Variant) -> Result<Opening, String> {
+fn parse_line(line: &str, variant: Variant) -> Result<Opening, OpeningProblem> {
     // Move lists name squares with digits; position strings have none.
     let first = line.split_whitespace().next().unwrap_or("");
     if !first.contains(|c: char| c.is_ascii_digit())
@@ -122,9 +158,9 @@ fn parse_line(line: &str, variant: Variant) -> Result<Opening, String> {
         && first.parse::<Move>().is_err()
     {
         let position = line.split(';').next().unwrap_or("");
-        let start = AnyPosition::parse(variant, position).map_err(|e| e.to_string())?;
+        let start = AnyPosition::parse(variant, position).map_err(OpeningProblem::Position)?;
         if start.is_over() {
-            return Err("the game is over in this position".into());
+            return Err(OpeningProblem::OverInPosition);
         }
         return Ok(Opening {
             start,
@@ -133,16 +169,16 @@ fn parse_line(line: &str, variant: Variant) -> Result<Opening, String> {
     }
     let tokens = move_tokens(line)?;
     let start = AnyPosition::start(variant);
-    let (end, moves) = play_tokens(start, &tokens).map_err(|e| e.to_string())?;
+    let (end, moves) = play_tokens(start, &tokens).map_err(OpeningProblem::Illegal)?;
     if end.is_over() {
-        return Err("the game is over after these moves".into());
+        return Err(OpeningProblem::OverAfterMoves);
     }
     Ok(Opening { start, moves })
 }
 
 /// The move tokens of a move list: words are split on whitespace and commas,
 /// and a word that is not itself a move is read as moves of two characters.
-fn move_tokens(line: &str) -> Result<Vec<String>, String> {
+fn move_tokens(line: &str) -> Result<Vec<String>, OpeningProblem> {
     let mut tokens = Vec::new();
     for word in line.split(|c: char| c.is_whitespace() || c == ',') {
         if word.is_empty() {
@@ -153,7 +189,7 @@ fn move_tokens(line: &str) -> Result<Vec<String>, String> {
             continue;
         }
         if word.len() % 2 != 0 || !word.is_ascii() {
-            return Err(format!("'{word}' is not a list of moves like f5d6c3"));
+            return Err(OpeningProblem::NotMoves(word.to_string()));
         }
         for i in (0..word.len()).step_by(2) {
             tokens.push(word[i..i + 2].to_string());
@@ -326,9 +362,14 @@ mod tests {
         ] {
             let err = parse(text, Variant::Othello).unwrap_err();
             assert_eq!(err.line, line, "{text}");
-            assert!(err.message.contains(why), "{text}: {err}");
+            assert!(err.problem.to_string().contains(why), "{text}: {err}");
         }
-        assert!(parse("# nothing\n", Variant::Othello).is_err());
+        assert_eq!(
+            parse("# nothing\n", Variant::Othello)
+                .unwrap_err()
+                .to_string(),
+            "line 0: no opening in the file"
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! an engine started by a wrapper script, or one that starts helpers, leaves
 //! nothing behind. No engine outlives its match.
 
+use std::fmt;
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::Arc;
@@ -35,15 +36,64 @@ pub enum WaitError {
     Timeout,
     /// The engine closed its output (it exited or crashed); the detail says how.
     Closed(String),
-    /// The engine wrote a line that is no text line (not UTF-8, or too long);
-    /// the detail says which.
-    Unreadable(String),
+    /// The engine wrote a line that is no text line.
+    Unreadable(Unreadable),
     /// The match is being stopped.
     Interrupted,
 }
 
+/// A line the engine wrote that is no text line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unreadable {
+    /// Longer than the reader takes: its length in bytes.
+    TooLong(usize),
+    /// Not UTF-8.
+    NotUtf8,
+}
+
+impl fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unreadable::TooLong(n) => write!(
+                f,
+                "wrote a line of {n} bytes (at most {MAX_LINE_BYTES} are read)"
+            ),
+            Unreadable::NotUtf8 => f.write_str("wrote a line that is not UTF-8"),
+        }
+    }
+}
+
+/// Why a line could not be sent to the engine.
+#[derive(Debug)]
+pub enum SendError {
+    /// Its input was closed before (a write failed, or it was shut down).
+    InputClosed,
+    /// The write failed: the engine has exited or closed its input.
+    Write {
+        /// How the process ended.
+        exit: String,
+        /// The line that was being written.
+        line: String,
+        /// The write's error.
+        error: io::Error,
+    },
+}
+
+impl fmt::Display for SendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SendError::InputClosed => f.write_str("its input is closed"),
+            SendError::Write { exit, line, error } => {
+                write!(f, "{exit} (writing '{line}': {error})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SendError {}
+
 /// A line as the reader thread passes it on: the text, or why it is unreadable.
-type Line = Result<String, String>;
+type Line = Result<String, Unreadable>;
 
 /// A running engine process.
 pub struct EngineProcess {
@@ -91,10 +141,8 @@ impl EngineProcess {
             while let Ok(Some(line)) = read_line(&mut reader) {
                 let line = match line {
                     InputLine::Text(text) => Ok(text),
-                    InputLine::TooLong(n) => Err(format!(
-                        "wrote a line of {n} bytes (at most {MAX_LINE_BYTES} are read)"
-                    )),
-                    InputLine::NotUtf8 => Err("wrote a line that is not UTF-8".to_string()),
+                    InputLine::TooLong(n) => Err(Unreadable::TooLong(n)),
+                    InputLine::NotUtf8 => Err(Unreadable::NotUtf8),
                 };
                 log::trace!("{label} < {line:?}");
                 if tx.send(Some((Instant::now(), line))).is_err() {
@@ -133,21 +181,22 @@ impl EngineProcess {
     /// Sends one line and returns the instant it was written.
     ///
     /// # Errors
-    /// The engine no longer reads its input (it has exited); the detail says how.
-    pub fn send(&mut self, line: &str) -> Result<Instant, String> {
+    /// The engine no longer reads its input (it has exited); the error says how.
+    pub fn send(&mut self, line: &str) -> Result<Instant, SendError> {
         log::trace!("{} > {line}", self.name);
-        let stdin = self
-            .stdin
-            .as_mut()
-            .ok_or_else(|| "its input is closed".to_string())?;
+        let stdin = self.stdin.as_mut().ok_or(SendError::InputClosed)?;
         match stdin
             .write_all(format!("{line}\n").as_bytes())
             .and_then(|()| stdin.flush())
         {
             Ok(()) => Ok(Instant::now()),
-            Err(e) => {
+            Err(error) => {
                 self.stdin = None;
-                Err(format!("{} (writing '{line}': {e})", self.exit_detail()))
+                Err(SendError::Write {
+                    exit: self.exit_detail(),
+                    line: line.to_string(),
+                    error,
+                })
             }
         }
     }
@@ -326,9 +375,11 @@ mod tests {
         assert_eq!(p.next_line(far).map(|(_, line)| line), Ok("fine".into()));
         assert_eq!(
             p.next_line(far),
-            Err(WaitError::Unreadable(
-                "wrote a line that is not UTF-8".into()
-            ))
+            Err(WaitError::Unreadable(Unreadable::NotUtf8))
+        );
+        assert_eq!(
+            Unreadable::NotUtf8.to_string(),
+            "wrote a line that is not UTF-8"
         );
     }
 

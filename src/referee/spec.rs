@@ -10,51 +10,10 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::play::{parse_duration, parse_movetime};
-
-/// The text protocols the referee can drive an engine with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Protocol {
-    /// UGI (UCI for any game): the referee sends whole positions and `go`.
-    Ugi,
-    /// GTP: the referee sends `play` for the opponent's moves and `genmove`.
-    Gtp,
-    /// NBoard: the referee sends the game as GGF and `go`; the engine never
-    /// plays its own move.
-    Nboard,
-}
-
-impl Protocol {
-    /// The name used in engine specs and messages.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Protocol::Ugi => "ugi",
-            Protocol::Gtp => "gtp",
-            Protocol::Nboard => "nboard",
-        }
-    }
-}
-
-impl fmt::Display for Protocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Protocol {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Protocol, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "ugi" | "uci" => Ok(Protocol::Ugi),
-            "gtp" => Ok(Protocol::Gtp),
-            "nboard" => Ok(Protocol::Nboard),
-            _ => Err(format!(
-                "unknown protocol '{s}' (expected ugi, gtp or nboard)"
-            )),
-        }
-    }
-}
+use crate::game::UnknownName;
+use crate::play::{DurationError, parse_duration, parse_movetime};
+pub use crate::protocol::Protocol;
+pub use crate::search::time::TimeControl;
 
 /// One engine of a match: how to start it and how to talk to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,14 +30,63 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
+/// What is wrong with an engine spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecError {
+    /// A quote is not closed: the quote character and the whole spec.
+    Unclosed {
+        /// The quote character.
+        quote: char,
+        /// The spec as given.
+        text: String,
+    },
+    /// `proto=` names no protocol.
+    Protocol(UnknownName),
+    /// An `option.` word without `=VALUE`.
+    NotAnOption(String),
+    /// A word before `cmd=` that is no setting.
+    Unexpected(String),
+    /// No `cmd=`.
+    MissingCommand,
+    /// `cmd=` with nothing after the `=`.
+    NoProgram,
+    /// `option.NAME=VALUE` for an engine that does not speak UGI.
+    OptionsNeedUgi(Protocol),
+    /// `name=` with nothing after the `=`.
+    EmptyName,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpecError::Unclosed { quote, text } => write!(f, "unclosed {quote} in '{text}'"),
+            SpecError::Protocol(e) => e.fmt(f),
+            SpecError::NotAnOption(word) => write!(f, "'{word}' is not option.NAME=VALUE"),
+            SpecError::Unexpected(word) => write!(
+                f,
+                "unexpected '{word}' (expected name=, cmd=, proto= or option.NAME=VALUE)"
+            ),
+            SpecError::MissingCommand => f.write_str("missing cmd=<program>"),
+            SpecError::NoProgram => f.write_str("cmd= names no program"),
+            SpecError::OptionsNeedUgi(protocol) => write!(
+                f,
+                "option.NAME=VALUE is for UGI engines only; pass {protocol} engines their settings as arguments"
+            ),
+            SpecError::EmptyName => f.write_str("name= is empty"),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
 impl FromStr for EngineSpec {
-    type Err = String;
+    type Err = SpecError;
 
     /// `name=A cmd=./path arg1 arg2 proto=ugi option.Hash=16`: words after
     /// `cmd=` are the program's arguments until the next `name=`, `proto=` or
     /// `option.X=` word. Quotes group words with spaces. `proto` defaults to
     /// ugi and `name` to the program's file name.
-    fn from_str(text: &str) -> Result<EngineSpec, String> {
+    fn from_str(text: &str) -> Result<EngineSpec, SpecError> {
         let words = split_words(text)?;
         let mut name = None;
         let mut command: Option<Vec<String>> = None;
@@ -91,31 +99,27 @@ impl FromStr for EngineSpec {
                 .strip_prefix("proto=")
                 .or_else(|| word.strip_prefix("protocol="))
             {
-                protocol = value.parse()?;
+                protocol = value.parse().map_err(SpecError::Protocol)?;
             } else if let Some(option) = word.strip_prefix("option.") {
                 let (key, value) = option
                     .split_once('=')
-                    .ok_or_else(|| format!("'{word}' is not option.NAME=VALUE"))?;
+                    .ok_or_else(|| SpecError::NotAnOption(word.clone()))?;
                 options.push((key.to_string(), value.to_string()));
             } else if let Some(program) = word.strip_prefix("cmd=") {
                 command = Some(vec![program.to_string()]);
             } else if let Some(command) = command.as_mut() {
                 command.push(word);
             } else {
-                return Err(format!(
-                    "unexpected '{word}' (expected name=, cmd=, proto= or option.NAME=VALUE)"
-                ));
+                return Err(SpecError::Unexpected(word));
             }
         }
-        let mut command = command.ok_or("missing cmd=<program>")?;
+        let mut command = command.ok_or(SpecError::MissingCommand)?;
         let program = command.remove(0);
         if program.is_empty() {
-            return Err("cmd= names no program".into());
+            return Err(SpecError::NoProgram);
         }
         if !options.is_empty() && protocol != Protocol::Ugi {
-            return Err(format!(
-                "option.NAME=VALUE is for UGI engines only; pass {protocol} engines their settings as arguments"
-            ));
+            return Err(SpecError::OptionsNeedUgi(protocol));
         }
         let name = name.unwrap_or_else(|| {
             Path::new(&program)
@@ -123,7 +127,7 @@ impl FromStr for EngineSpec {
                 .map_or_else(|| program.clone(), |s| s.to_string_lossy().into_owned())
         });
         if name.is_empty() {
-            return Err("name= is empty".into());
+            return Err(SpecError::EmptyName);
         }
         Ok(EngineSpec {
             name,
@@ -137,7 +141,7 @@ impl FromStr for EngineSpec {
 
 /// Splits on whitespace; single and double quotes group, a backslash escapes
 /// the next character outside single quotes.
-fn split_words(text: &str) -> Result<Vec<String>, String> {
+fn split_words(text: &str) -> Result<Vec<String>, SpecError> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -148,7 +152,12 @@ fn split_words(text: &str) -> Result<Vec<String>, String> {
                 in_word = true;
                 loop {
                     match chars.next() {
-                        None => return Err(format!("unclosed {c} in '{text}'")),
+                        None => {
+                            return Err(SpecError::Unclosed {
+                                quote: c,
+                                text: text.to_string(),
+                            });
+                        }
                         Some(q) if q == c => break,
                         Some('\\') if c == '"' => word.extend(chars.next()),
                         Some(other) => word.push(other),
@@ -177,32 +186,47 @@ fn split_words(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-/// How long the engines may think.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeControl {
-    /// A fixed time for every move.
-    MoveTime(Duration),
-    /// A clock for the whole game, with an increment after every move.
-    Clock {
-        /// Time on each clock at the start.
-        main: Duration,
-        /// Added to the mover's clock after each of its moves.
-        increment: Duration,
-    },
+/// What is wrong with a time control.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TimeControlError {
+    /// The time of `movetime=TIME` is not a time, or out of range.
+    MoveTime(DurationError),
+    /// Neither `movetime=TIME` nor `MAIN+INCREMENT`: the control as given.
+    NotAControl(String),
+    /// A clock whose main time is zero: the control as given.
+    NoMainTime(String),
 }
 
+impl fmt::Display for TimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControlError::MoveTime(e) => e.fmt(f),
+            TimeControlError::NotAControl(s) => write!(
+                f,
+                "'{s}' is not a time control (expected movetime=TIME or MAIN+INCREMENT in seconds, like 60+0.5)"
+            ),
+            TimeControlError::NoMainTime(s) => write!(f, "'{s}': the main time must be positive"),
+        }
+    }
+}
+
+impl std::error::Error for TimeControlError {}
+
+/// Read here rather than beside the type: the syntax is the command line's
+/// (`play::parse_duration`), a layer above the search.
 impl FromStr for TimeControl {
-    type Err = String;
+    type Err = TimeControlError;
 
     /// `movetime=TIME` in the command line's time syntax (`movetime=100`
     /// is 100 ms, `movetime=0.1s`), or a clock `MAIN+INC` whose bare numbers
     /// are seconds, as in cutechess-cli's `tc` (`60+0.5`, `300`, `1m+500ms`).
-    fn from_str(s: &str) -> Result<TimeControl, String> {
+    fn from_str(s: &str) -> Result<TimeControl, TimeControlError> {
         let s = s.trim();
         if let Some(value) = s.strip_prefix("movetime=") {
-            return Ok(TimeControl::MoveTime(parse_movetime(value)?));
+            let time = parse_movetime(value).map_err(TimeControlError::MoveTime)?;
+            return Ok(TimeControl::MoveTime(time));
         }
-        let seconds = |part: &str| -> Result<Duration, String> {
+        let seconds = |part: &str| -> Result<Duration, TimeControlError> {
             let bare = part.trim().parse::<f64>().ok();
             let time = match bare {
                 Some(v) => Some(v)
@@ -210,32 +234,16 @@ impl FromStr for TimeControl {
                     .map(Duration::from_secs_f64),
                 None => parse_duration(part, Duration::ZERO, Duration::from_secs(10_000_000)).ok(),
             };
-            time.ok_or_else(|| {
-                format!("'{s}' is not a time control (expected movetime=TIME or MAIN+INCREMENT in seconds, like 60+0.5)")
-            })
+            time.ok_or_else(|| TimeControlError::NotAControl(s.to_string()))
         };
         let (main, increment) = match s.split_once('+') {
             Some((main, increment)) => (seconds(main)?, seconds(increment)?),
             None => (seconds(s)?, Duration::ZERO),
         };
         if main.is_zero() {
-            return Err(format!("'{s}': the main time must be positive"));
+            return Err(TimeControlError::NoMainTime(s.to_string()));
         }
         Ok(TimeControl::Clock { main, increment })
-    }
-}
-
-impl fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TimeControl::MoveTime(t) => write!(f, "movetime {} ms", t.as_millis()),
-            TimeControl::Clock { main, increment } => write!(
-                f,
-                "{} s + {} s a move",
-                main.as_secs_f64(),
-                increment.as_secs_f64()
-            ),
-        }
     }
 }
 
@@ -280,7 +288,7 @@ mod tests {
             ("cmd='x", "unclosed"),
             ("cmd= name=A", "names no program"),
         ] {
-            let err = text.parse::<EngineSpec>().unwrap_err();
+            let err = text.parse::<EngineSpec>().unwrap_err().to_string();
             assert!(err.contains(why), "{text}: {err}");
         }
     }
@@ -332,6 +340,16 @@ mod tests {
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
+        let message = |tc: &str| tc.parse::<TimeControl>().unwrap_err().to_string();
+        assert_eq!(
+            message("movetime=fast"),
+            "'fast' is not a time like 500 (milliseconds), 500ms, 2.5s or 1m"
+        );
+        assert_eq!(
+            message("a+b"),
+            "'a+b' is not a time control (expected movetime=TIME or MAIN+INCREMENT in seconds, like 60+0.5)"
+        );
+        assert_eq!(message("0+1"), "'0+1': the main time must be positive");
         assert_eq!(TimeControl::MoveTime(ms(50)).to_string(), "movetime 50 ms");
         assert_eq!(
             "60+0.5".parse::<TimeControl>().unwrap().to_string(),

@@ -305,11 +305,46 @@ fn most_likely_with_mean(values: &[f64; 5], observed: &[f64; 5], mean: f64) -> [
     std::array::from_fn(|i| observed[i] / (1.0 + l * (values[i] - mean)))
 }
 
+/// What is wrong with an SPRT setting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SprtError {
+    /// A field without `=`.
+    NotKeyValue(String),
+    /// A field whose value is not a finite number.
+    NotANumber(String),
+    /// A key that is not elo0, elo1, alpha or beta.
+    UnknownField(String),
+    /// elo0 or elo1 is not given.
+    MissingElo,
+    /// elo1 is not above elo0.
+    ElosOutOfOrder,
+    /// alpha or beta is not strictly between 0 and 0.5.
+    BadErrorRate,
+}
+
+impl fmt::Display for SprtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SprtError::NotKeyValue(field) => write!(f, "'{field}' is not KEY=VALUE"),
+            SprtError::NotANumber(field) => write!(f, "'{field}': not a number"),
+            SprtError::UnknownField(key) => write!(
+                f,
+                "unknown SPRT field '{key}' (expected elo0, elo1, alpha, beta)"
+            ),
+            SprtError::MissingElo => f.write_str("the SPRT needs elo0 and elo1"),
+            SprtError::ElosOutOfOrder => f.write_str("elo1 must be greater than elo0"),
+            SprtError::BadErrorRate => f.write_str("alpha and beta must be between 0 and 0.5"),
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
+
 impl FromStr for Sprt {
-    type Err = String;
+    type Err = SprtError;
 
     /// `elo0=0,elo1=10,alpha=0.05,beta=0.05`; alpha and beta default to 0.05.
-    fn from_str(s: &str) -> Result<Sprt, String> {
+    fn from_str(s: &str) -> Result<Sprt, SprtError> {
         let mut sprt = Sprt {
             elo0: f64::NAN,
             elo1: f64::NAN,
@@ -319,34 +354,30 @@ impl FromStr for Sprt {
         for field in s.split(',').map(str::trim).filter(|f| !f.is_empty()) {
             let (key, value) = field
                 .split_once('=')
-                .ok_or_else(|| format!("'{field}' is not KEY=VALUE"))?;
+                .ok_or_else(|| SprtError::NotKeyValue(field.to_string()))?;
             let value: f64 = value
                 .trim()
                 .parse()
                 .ok()
                 .filter(|v: &f64| v.is_finite())
-                .ok_or_else(|| format!("'{field}': not a number"))?;
+                .ok_or_else(|| SprtError::NotANumber(field.to_string()))?;
             match key.trim() {
                 "elo0" => sprt.elo0 = value,
                 "elo1" => sprt.elo1 = value,
                 "alpha" => sprt.alpha = value,
                 "beta" => sprt.beta = value,
-                other => {
-                    return Err(format!(
-                        "unknown SPRT field '{other}' (expected elo0, elo1, alpha, beta)"
-                    ));
-                }
+                other => return Err(SprtError::UnknownField(other.to_string())),
             }
         }
         if sprt.elo0.is_nan() || sprt.elo1.is_nan() {
-            return Err("the SPRT needs elo0 and elo1".into());
+            return Err(SprtError::MissingElo);
         }
         if sprt.elo1 <= sprt.elo0 {
-            return Err("elo1 must be greater than elo0".into());
+            return Err(SprtError::ElosOutOfOrder);
         }
         for p in [sprt.alpha, sprt.beta] {
             if !(p > 0.0 && p < 0.5) {
-                return Err("alpha and beta must be between 0 and 0.5".into());
+                return Err(SprtError::BadErrorRate);
             }
         }
         Ok(sprt)
@@ -467,15 +498,22 @@ mod tests {
     fn sprt_specs() {
         let s: Sprt = "elo0=-5, elo1=5".parse().unwrap();
         assert_eq!((s.alpha, s.beta), (0.05, 0.05));
-        for bad in [
-            "elo0=0",
-            "elo0=5,elo1=0",
-            "elo0=0,elo1=5,alpha=0.7",
-            "x=1",
-            "elo0",
-            "elo0=a,elo1=1",
+        for (bad, message) in [
+            ("elo0=0", "the SPRT needs elo0 and elo1"),
+            ("elo0=5,elo1=0", "elo1 must be greater than elo0"),
+            (
+                "elo0=0,elo1=5,alpha=0.7",
+                "alpha and beta must be between 0 and 0.5",
+            ),
+            (
+                "x=1",
+                "unknown SPRT field 'x' (expected elo0, elo1, alpha, beta)",
+            ),
+            ("elo0", "'elo0' is not KEY=VALUE"),
+            ("elo0=a,elo1=1", "'elo0=a': not a number"),
         ] {
-            assert!(bad.parse::<Sprt>().is_err(), "{bad}");
+            let err = bad.parse::<Sprt>().unwrap_err();
+            assert_eq!(err.to_string(), message, "{bad}");
         }
     }
 }

@@ -10,6 +10,7 @@
 //! [`run`] returns.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
@@ -18,9 +19,10 @@ use std::time::Duration;
 use super::client::{Client, Fault, Settings, connect, side_index};
 use super::game::{self, Forfeit, Interrupted, Played, Termination};
 use super::openings::Opening;
-use super::spec::{EngineSpec, Protocol, TimeControl};
+use super::spec::{EngineSpec, Protocol};
 use super::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::game::{Color, Variant};
+use crate::search::time::TimeControl;
 
 /// Everything a match is run with.
 #[derive(Clone, Debug)]
@@ -49,35 +51,35 @@ impl MatchConfig {
     /// Checks what can be known before any engine starts.
     ///
     /// # Errors
-    /// A description of the first problem.
-    pub fn validate(&self) -> Result<(), String> {
+    /// The first problem.
+    pub fn validate(&self) -> Result<(), ConfigError> {
         check_variant(self.variant)?;
         if self.engines[0].name == self.engines[1].name {
-            return Err(format!(
-                "both engines are named '{}'; give them different name= values",
-                self.engines[0].name
-            ));
+            return Err(ConfigError::SameNames(self.engines[0].name.clone()));
         }
         if self.openings.is_empty() {
-            return Err("no openings".into());
+            return Err(ConfigError::NoOpenings);
         }
         if let Some(o) = self
             .openings
             .iter()
             .find(|o| o.start.variant() != self.variant)
         {
-            return Err(format!("opening '{o}' is not a {} position", self.variant));
+            return Err(ConfigError::OpeningVariant {
+                opening: o.clone(),
+                variant: self.variant,
+            });
         }
         if self.concurrency == 0 {
-            return Err("concurrency must be at least 1".into());
+            return Err(ConfigError::NoConcurrency);
         }
         let gtp = self.engines.iter().find(|e| e.protocol == Protocol::Gtp);
         if let (Some(engine), Some(opening)) = (gtp, self.openings.iter().find(|o| !o.from_start()))
         {
-            return Err(format!(
-                "{} speaks GTP, which cannot set up a position like '{opening}'; use move-list openings",
-                engine.name
-            ));
+            return Err(ConfigError::GtpPosition {
+                engine: engine.name.clone(),
+                opening: opening.clone(),
+            });
         }
         Ok(())
     }
@@ -95,16 +97,104 @@ impl MatchConfig {
     }
 }
 
+/// What makes a match impossible before any engine starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigError {
+    /// A game GGF records cannot hold (tic-tac-toe).
+    Variant(Variant),
+    /// Both engines have this name.
+    SameNames(String),
+    /// The openings list is empty.
+    NoOpenings,
+    /// An opening of another game than the match's.
+    OpeningVariant {
+        /// The opening.
+        opening: Opening,
+        /// The match's game.
+        variant: Variant,
+    },
+    /// Zero games at once.
+    NoConcurrency,
+    /// A GTP engine and an opening that is a set-up position.
+    GtpPosition {
+        /// The GTP engine's name.
+        engine: String,
+        /// The first such opening.
+        opening: Opening,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Variant(variant) => write!(
+                f,
+                "matches are played in othello or reversed, not {variant}"
+            ),
+            ConfigError::SameNames(name) => write!(
+                f,
+                "both engines are named '{name}'; give them different name= values"
+            ),
+            ConfigError::NoOpenings => f.write_str("no openings"),
+            ConfigError::OpeningVariant { opening, variant } => {
+                write!(f, "opening '{opening}' is not a {variant} position")
+            }
+            ConfigError::NoConcurrency => f.write_str("concurrency must be at least 1"),
+            ConfigError::GtpPosition { engine, opening } => write!(
+                f,
+                "{engine} speaks GTP, which cannot set up a position like '{opening}'; use move-list openings"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Why a match could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchError {
+    /// The configuration is invalid.
+    Config(ConfigError),
+    /// An engine failed to start, or to answer its protocol's opening.
+    Engine {
+        /// Its name.
+        name: String,
+        /// Its protocol.
+        protocol: Protocol,
+        /// What went wrong.
+        fault: Fault,
+    },
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Config(e) => e.fmt(f),
+            MatchError::Engine {
+                name,
+                protocol,
+                fault,
+            } => write!(f, "engine {name} ({protocol}): {fault}"),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+impl From<ConfigError> for MatchError {
+    fn from(e: ConfigError) -> MatchError {
+        MatchError::Config(e)
+    }
+}
+
 /// Matches are Othello games (GGF records hold nothing else).
 ///
 /// # Errors
-/// For tic-tac-toe.
-pub fn check_variant(variant: Variant) -> Result<(), String> {
+/// [`ConfigError::Variant`] for tic-tac-toe.
+pub fn check_variant(variant: Variant) -> Result<(), ConfigError> {
     match variant {
         Variant::Othello | Variant::Reversed => Ok(()),
-        Variant::TicTacToe => Err(format!(
-            "matches are played in othello or reversed, not {variant}"
-        )),
+        Variant::TicTacToe => Err(ConfigError::Variant(variant)),
     }
 }
 
@@ -235,7 +325,7 @@ pub fn run(
     config: &MatchConfig,
     stop: Arc<AtomicBool>,
     on_game: impl FnMut(&GameResult, &Tally) + Send,
-) -> Result<(Tally, Ending), String> {
+) -> Result<(Tally, Ending), MatchError> {
     config.validate()?;
     let settings = Settings {
         variant: config.variant,
@@ -250,7 +340,13 @@ pub fn run(
         match connect(spec, &settings) {
             Ok(client) => *seat = Some(client),
             Err(Fault::Interrupted) => return Ok((Tally::default(), Ending::Interrupted)),
-            Err(fault) => return Err(format!("engine {} ({}): {fault}", spec.name, spec.protocol)),
+            Err(fault) => {
+                return Err(MatchError::Engine {
+                    name: spec.name.clone(),
+                    protocol: spec.protocol,
+                    fault,
+                });
+            }
         }
     }
     let mut first = Some(seats);
@@ -510,7 +606,10 @@ mod tests {
 
         let mut same = config.clone();
         same.engines[1].name = "A".into();
-        assert!(same.validate().unwrap_err().contains("different name"));
+        assert_eq!(
+            same.validate().unwrap_err().to_string(),
+            "both engines are named 'A'; give them different name= values"
+        );
         let mut gtp = config.clone();
         gtp.engines[1].protocol = Protocol::Gtp;
         assert_eq!(gtp.validate(), Ok(()));
@@ -523,13 +622,14 @@ mod tests {
         assert_eq!(gtp.validate(), Ok(()));
         gtp.openings[0].start = gtp.openings[1].position();
         gtp.openings[0].moves = Vec::new();
-        assert!(gtp.validate().unwrap_err().contains("GTP"));
+        assert!(gtp.validate().unwrap_err().to_string().contains("GTP"));
         let mut reversed = config;
         reversed.variant = Variant::Reversed;
         assert!(
             reversed
                 .validate()
                 .unwrap_err()
+                .to_string()
                 .contains("not a reversed position")
         );
     }

@@ -1,10 +1,12 @@
-//! Time management: from the limits of a `go` to two deadlines.
+//! Time management: from the limits of a `go` to two deadlines; and the
+//! time controls and clocks those limits come from.
 //!
 //! The *soft* limit is checked between iterations of the deepening loop (do not
 //! start another iteration after it); the *hard* limit aborts the search from
 //! inside, checked every few thousand nodes. Both are pure functions of the
 //! clock so they can be tested without a clock.
 
+use std::fmt;
 use std::time::Duration;
 
 /// Time reserved by default for reading the `go`, writing `bestmove` and the
@@ -20,7 +22,8 @@ pub struct Budget {
     pub hard: Duration,
 }
 
-/// The clock of the side to move.
+/// A side's clock as the engine plans with it: what the protocols report
+/// (UGI's `p1time`/`p1inc`, a GGF record's `TI` and move times).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     /// Time left on the clock.
@@ -29,6 +32,36 @@ pub struct Clock {
     pub increment: Duration,
     /// Moves until the next time control, if the control has one.
     pub moves_to_go: Option<u32>,
+}
+
+/// How long the players may think in a game: the controls `orca match` sets
+/// (`movetime=100`, `60+0.5`) and that GTP's `time_settings` and NBoard's
+/// GGF clock carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// A fixed time for every move.
+    MoveTime(Duration),
+    /// A clock for the whole game, with an increment after every move.
+    Clock {
+        /// Time on each clock at the start.
+        main: Duration,
+        /// Added to the mover's clock after each of its moves.
+        increment: Duration,
+    },
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::MoveTime(t) => write!(f, "movetime {} ms", t.as_millis()),
+            TimeControl::Clock { main, increment } => write!(
+                f,
+                "{} s + {} s a move",
+                main.as_secs_f64(),
+                increment.as_secs_f64()
+            ),
+        }
+    }
 }
 
 /// Time that can be spent without losing on time: the clock minus the overhead,

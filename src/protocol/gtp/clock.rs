@@ -24,6 +24,7 @@ use std::time::Duration;
 
 use crate::engine::GoLimits;
 use crate::game::Color;
+use crate::search::time::TimeControl;
 
 /// The three numbers of `time_settings`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -38,18 +39,12 @@ pub struct TimeSettings {
 
 /// What `time_settings` means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeControl {
+pub enum GtpControl {
     /// No time limit.
     Unlimited,
-    /// A fixed time for every move.
-    PerMove(Duration),
-    /// A clock for the game, with an increment after each move (may be zero).
-    Fischer {
-        /// Time at the start.
-        main: Duration,
-        /// Added after each move.
-        increment: Duration,
-    },
+    /// A fixed time for every move, or a clock with an increment after each
+    /// move (may be zero): the controls `orca match` sets.
+    Timed(TimeControl),
     /// Main time, then periods of `stones` moves in `period`.
     ByoYomi {
         /// Time before the periods start.
@@ -61,20 +56,20 @@ pub enum TimeControl {
     },
 }
 
-impl From<TimeSettings> for TimeControl {
-    fn from(s: TimeSettings) -> TimeControl {
+impl From<TimeSettings> for GtpControl {
+    fn from(s: TimeSettings) -> GtpControl {
         match (s.main.is_zero(), s.byo_yomi.is_zero(), s.stones) {
-            (true, true, _) => TimeControl::Unlimited,
-            (true, false, 0) => TimeControl::PerMove(s.byo_yomi),
-            (false, true, _) => TimeControl::Fischer {
+            (true, true, _) => GtpControl::Unlimited,
+            (true, false, 0) => GtpControl::Timed(TimeControl::MoveTime(s.byo_yomi)),
+            (false, true, _) => GtpControl::Timed(TimeControl::Clock {
                 main: s.main,
                 increment: Duration::ZERO,
-            },
-            (false, false, 0) => TimeControl::Fischer {
+            }),
+            (false, false, 0) => GtpControl::Timed(TimeControl::Clock {
                 main: s.main,
                 increment: s.byo_yomi,
-            },
-            (_, false, stones) => TimeControl::ByoYomi {
+            }),
+            (_, false, stones) => GtpControl::ByoYomi {
                 main: s.main,
                 period: s.byo_yomi,
                 stones,
@@ -97,14 +92,14 @@ struct Side {
 /// Both clocks of a GTP game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GtpClock {
-    control: TimeControl,
+    control: GtpControl,
     sides: [Side; 2],
 }
 
 impl Default for GtpClock {
     fn default() -> GtpClock {
         GtpClock {
-            control: TimeControl::Unlimited,
+            control: GtpControl::Unlimited,
             sides: [Side::default(); 2],
         }
     }
@@ -117,10 +112,6 @@ fn index(color: Color) -> usize {
     }
 }
 
-fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
-
 impl GtpClock {
     /// `time_settings`: a new control, both clocks full.
     pub fn set(&mut self, settings: TimeSettings) {
@@ -129,7 +120,7 @@ impl GtpClock {
     }
 
     /// The time control in force.
-    pub fn control(&self) -> TimeControl {
+    pub fn control(&self) -> GtpControl {
         self.control
     }
 
@@ -155,22 +146,22 @@ impl GtpClock {
         let side = self.sides[index(color)];
         let mut limits = GoLimits::default();
         let (remaining, increment) = match self.control {
-            TimeControl::Unlimited => return None,
-            TimeControl::PerMove(per_move) => {
+            GtpControl::Unlimited => return None,
+            GtpControl::Timed(TimeControl::MoveTime(per_move)) => {
                 let left = side
                     .reported
                     .map_or(per_move, |(left, _)| left.min(per_move));
-                limits.movetime = Some(millis(left));
+                limits.movetime = Some(left);
                 return Some(limits);
             }
-            TimeControl::Fischer { main, increment } => {
+            GtpControl::Timed(TimeControl::Clock { main, increment }) => {
                 let own = main
                     .saturating_add(increment.saturating_mul(side.moves))
                     .saturating_sub(side.spent);
                 let left = side.reported.map_or(own, |(left, _)| left.min(own));
                 (left, increment)
             }
-            TimeControl::ByoYomi {
+            GtpControl::ByoYomi {
                 main,
                 period,
                 stones,
@@ -192,7 +183,7 @@ impl GtpClock {
                 (left, Duration::ZERO)
             }
         };
-        let (time, inc) = (Some(millis(remaining)), Some(millis(increment)));
+        let (time, inc) = (Some(remaining), Some(increment));
         match color {
             Color::Black => (limits.p1time, limits.p1inc) = (time, inc),
             Color::White => (limits.p2time, limits.p2inc) = (time, inc),
@@ -209,6 +200,10 @@ mod tests {
         Duration::from_secs(secs)
     }
 
+    fn ms(millis: u64) -> Option<Duration> {
+        Some(Duration::from_millis(millis))
+    }
+
     fn clock(main: u64, byo_yomi: u64, stones: u32) -> GtpClock {
         let mut clock = GtpClock::default();
         clock.set(TimeSettings {
@@ -222,26 +217,29 @@ mod tests {
     #[test]
     fn settings_read_as_the_match_runner_reads_them() {
         let control = |m, b, st| clock(m, b, st).control();
-        assert_eq!(control(0, 0, 0), TimeControl::Unlimited);
-        assert_eq!(control(0, 0, 5), TimeControl::Unlimited);
-        assert_eq!(control(0, 5, 0), TimeControl::PerMove(s(5)));
+        assert_eq!(control(0, 0, 0), GtpControl::Unlimited);
+        assert_eq!(control(0, 0, 5), GtpControl::Unlimited);
+        assert_eq!(
+            control(0, 5, 0),
+            GtpControl::Timed(TimeControl::MoveTime(s(5)))
+        );
         assert_eq!(
             control(60, 0, 0),
-            TimeControl::Fischer {
+            GtpControl::Timed(TimeControl::Clock {
                 main: s(60),
                 increment: Duration::ZERO
-            }
+            })
         );
         assert_eq!(
             control(60, 2, 0),
-            TimeControl::Fischer {
+            GtpControl::Timed(TimeControl::Clock {
                 main: s(60),
                 increment: s(2)
-            }
+            })
         );
         assert_eq!(
             control(60, 30, 5),
-            TimeControl::ByoYomi {
+            GtpControl::ByoYomi {
                 main: s(60),
                 period: s(30),
                 stones: 5
@@ -253,55 +251,49 @@ mod tests {
     #[test]
     fn per_move_time_is_a_movetime() {
         let mut c = clock(0, 3, 0);
-        assert_eq!(c.limits(Color::White).unwrap().movetime, Some(3000));
+        assert_eq!(c.limits(Color::White).unwrap().movetime, ms(3000));
         c.report(Color::White, s(2), 0);
-        assert_eq!(c.limits(Color::White).unwrap().movetime, Some(2000));
+        assert_eq!(c.limits(Color::White).unwrap().movetime, ms(2000));
     }
 
     #[test]
     fn fischer_plans_with_the_smaller_of_own_and_reported_clock() {
         let mut c = clock(10, 1, 0);
         let l = c.limits(Color::Black).unwrap();
-        assert_eq!(
-            (l.p1time, l.p1inc, l.p2time),
-            (Some(10_000), Some(1000), None)
-        );
+        assert_eq!((l.p1time, l.p1inc, l.p2time), (ms(10_000), ms(1000), None));
         // Orca's move took 2.4 s: 10 - 2.4 + 1 = 8.6 s left, which a runner
         // rounding up reports as 9.
         c.charge(Color::Black, Duration::from_millis(2400));
         c.report(Color::Black, s(9), 0);
-        assert_eq!(c.limits(Color::Black).unwrap().p1time, Some(8600));
+        assert_eq!(c.limits(Color::Black).unwrap().p1time, ms(8600));
         // A report below Orca's own count wins.
         c.report(Color::Black, s(5), 0);
-        assert_eq!(c.limits(Color::Black).unwrap().p1time, Some(5000));
+        assert_eq!(c.limits(Color::Black).unwrap().p1time, ms(5000));
         // White's clock is its own.
         c.report(Color::White, s(7), 0);
         let l = c.limits(Color::White).unwrap();
-        assert_eq!(
-            (l.p2time, l.p2inc, l.p1time),
-            (Some(7000), Some(1000), None)
-        );
+        assert_eq!((l.p2time, l.p2inc, l.p1time), (ms(7000), ms(1000), None));
         // A new game fills the clocks again.
         c.new_game();
-        assert_eq!(c.limits(Color::Black).unwrap().p1time, Some(10_000));
+        assert_eq!(c.limits(Color::Black).unwrap().p1time, ms(10_000));
     }
 
     #[test]
     fn byo_yomi_periods_use_moves_to_go() {
         let mut c = clock(60, 30, 5);
         let l = c.limits(Color::White).unwrap();
-        assert_eq!((l.p2time, l.movestogo), (Some(60_000), None));
+        assert_eq!((l.p2time, l.movestogo), (ms(60_000), None));
         c.report(Color::White, s(12), 3);
         let l = c.limits(Color::White).unwrap();
-        assert_eq!((l.p2time, l.movestogo), (Some(12_000), Some(3)));
+        assert_eq!((l.p2time, l.movestogo), (ms(12_000), Some(3)));
         // Main time just ran out: a fresh period.
         c.report(Color::White, Duration::ZERO, 0);
         let l = c.limits(Color::White).unwrap();
-        assert_eq!((l.p2time, l.movestogo), (Some(30_000), Some(5)));
+        assert_eq!((l.p2time, l.movestogo), (ms(30_000), Some(5)));
         // Without reports, Orca's own count decides when the periods start.
         let mut c = clock(1, 30, 5);
         c.charge(Color::Black, s(2));
         let l = c.limits(Color::Black).unwrap();
-        assert_eq!((l.p1time, l.movestogo), (Some(30_000), Some(5)));
+        assert_eq!((l.p1time, l.movestogo), (ms(30_000), Some(5)));
     }
 }

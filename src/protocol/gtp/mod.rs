@@ -27,12 +27,12 @@ use crate::engine::{
 use crate::eval::Evaluators;
 use crate::game::position::LineErrorKind;
 use crate::game::square::is_pass_token;
-use crate::game::{AnyPosition, Color, Variant};
+use crate::game::{AnyMove, AnyPosition, Color, Variant};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use clock::GtpClock;
 use command::{COMMANDS, Command};
 
-use super::{Flow, InputLine, Output, channel_engine};
+use super::{Flow, InputLine, Output, channel_engine, pv_text};
 
 /// The name `name` answers.
 pub const GTP_NAME: &str = "Orca";
@@ -309,28 +309,25 @@ impl Session {
         let done = self.wait_done()?;
         let mv = match done.best {
             BestMove::Move(mv) => mv,
-            BestMove::Pass | BestMove::None => "pass".to_string(),
+            BestMove::Pass | BestMove::None => AnyMove::PASS,
         };
         let after = position
-            .play_line([mv.as_str()])
-            .map_err(|e| format!("engine move {mv} does not play: {e}"))?;
+            .play(mv)
+            .ok_or_else(|| format!("engine move {mv} does not play: illegal move"))?;
         // The runner's clock also runs while the lines travel; the overhead
         // stands for that part, which Orca cannot time.
         self.clock
             .charge(color, received.elapsed() + self.config.overhead);
         self.history.push(self.position);
         self.position = after;
-        Ok(mv)
+        Ok(mv.to_string())
     }
 
     /// The limits of a `genmove` for `color`: the clock if there is one, else
     /// the start-up movetime; the start-up depth in both cases.
     fn limits(&self, color: Color) -> GoLimits {
         let mut limits = self.clock.limits(color).unwrap_or(GoLimits {
-            movetime: self
-                .config
-                .movetime
-                .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+            movetime: self.config.movetime,
             ..GoLimits::default()
         });
         limits.depth = self.config.depth;
@@ -347,7 +344,7 @@ impl Session {
                     info.depth,
                     info.score,
                     info.nodes,
-                    info.pv.join(" ")
+                    pv_text(&info.pv)
                 ),
                 Ok(Report::Note(note)) => log::debug!("gtp: {note}"),
                 Ok(_) => {}

@@ -6,9 +6,10 @@
 //! (which has spaces inside its board). Command words are matched
 //! case-insensitively, as the UGI parser does.
 
-use std::fmt;
-
-use crate::ggf::{GgfError, GgfGame, MoveNote};
+use crate::ggf::{GgfGame, MoveNote};
+/// Why a line is not a command Orca carries out. NBoard has no error reply:
+/// the session logs it to stderr and goes on.
+pub use crate::protocol::CommandError;
 
 /// Deepest `set depth` accepted: the longest game has 60 moves.
 pub const MAX_DEPTH: u32 = 60;
@@ -40,62 +41,6 @@ pub enum Command {
     Quit,
 }
 
-/// Why a line is not a command Orca carries out. NBoard has no error reply:
-/// the session logs this to stderr and goes on.
-#[derive(Clone, Debug, PartialEq)]
-pub enum CommandError {
-    /// The first word (or the property after `set`) is not known.
-    Unknown(String),
-    /// A required argument is missing.
-    Missing {
-        /// The command.
-        command: &'static str,
-        /// What is missing.
-        what: &'static str,
-    },
-    /// An argument is not of the expected form.
-    BadValue {
-        /// The command.
-        command: &'static str,
-        /// The value given.
-        value: String,
-        /// What was expected.
-        expected: &'static str,
-    },
-    /// A token the command does not take.
-    Unexpected {
-        /// The command.
-        command: &'static str,
-        /// The token.
-        token: String,
-    },
-    /// The GGF record of `set game` does not parse.
-    Game(GgfError),
-    /// The move of `move` does not parse.
-    Move(GgfError),
-}
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Unknown(word) => write!(f, "unknown command '{word}'"),
-            CommandError::Missing { command, what } => write!(f, "{command}: missing {what}"),
-            CommandError::BadValue {
-                command,
-                value,
-                expected,
-            } => write!(f, "{command}: bad value '{value}' (expected {expected})"),
-            CommandError::Unexpected { command, token } => {
-                write!(f, "{command}: unexpected '{token}'")
-            }
-            CommandError::Game(e) => write!(f, "set game: {e}"),
-            CommandError::Move(e) => write!(f, "move: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for CommandError {}
-
 /// Splits off the first whitespace-delimited word.
 fn first_word(text: &str) -> Option<(&str, &str)> {
     let text = text.trim_start();
@@ -119,13 +64,17 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "set" => set(rest)?,
         "move" => {
             let text = single("move", rest, "the move")?;
-            Command::Move(text.parse().map_err(CommandError::Move)?)
+            Command::Move(text.parse().map_err(|error| CommandError::Ggf {
+                command: "move",
+                error,
+            })?)
         }
         "hint" => {
             let n = single_number::<u32>("hint", rest, "a number of moves")?;
             if n == 0 {
                 return Err(CommandError::BadValue {
                     command: "hint",
+                    name: None,
                     value: "0".into(),
                     expected: "a positive number of moves",
                 });
@@ -155,6 +104,7 @@ fn set(rest: &str) -> Result<Command, CommandError> {
             if !(1..=MAX_DEPTH).contains(&depth) {
                 return Err(CommandError::BadValue {
                     command: "set depth",
+                    name: None,
                     value: depth.to_string(),
                     expected: "a depth from 1 to 60",
                 });
@@ -169,9 +119,13 @@ fn set(rest: &str) -> Result<Command, CommandError> {
                     what: "the GGF record",
                 });
             }
-            let game: GgfGame = record.parse().map_err(CommandError::Game)?;
+            let bad_record = |error| CommandError::Ggf {
+                command: "set game",
+                error,
+            };
+            let game: GgfGame = record.parse().map_err(bad_record)?;
             // A record whose moves do not replay is no position to play from.
-            game.position().map_err(CommandError::Game)?;
+            game.position().map_err(bad_record)?;
             Ok(Command::SetGame(Box::new(game)))
         }
         "contempt" => Ok(Command::SetContempt(single_number(
@@ -222,6 +176,7 @@ fn single_number<T: std::str::FromStr>(
     let value = single(command, rest, what)?;
     value.parse().map_err(|_| CommandError::BadValue {
         command,
+        name: None,
         value: value.to_string(),
         expected: what,
     })
@@ -231,6 +186,7 @@ fn single_number<T: std::str::FromStr>(
 mod tests {
     use super::*;
     use crate::game::{Color, Move};
+    use crate::ggf::GgfError;
 
     fn ok(line: &str) -> Command {
         parse(line).unwrap().unwrap()
@@ -301,13 +257,32 @@ mod tests {
             CommandError::BadValue { .. }
         ));
         assert!(matches!(err("set game"), CommandError::Missing { .. }));
-        assert!(matches!(err("set game (;GM[Go];)"), CommandError::Game(_)));
+        assert!(matches!(
+            err("set game (;GM[Go];)"),
+            CommandError::Ggf {
+                command: "set game",
+                ..
+            }
+        ));
         assert!(matches!(
             err("set game (;GM[Othello]B[A1];)"),
-            CommandError::Game(GgfError::Illegal(_))
+            CommandError::Ggf {
+                error: GgfError::Illegal(_),
+                ..
+            }
         ));
         assert!(matches!(err("move"), CommandError::Missing { .. }));
-        assert!(matches!(err("move Z9"), CommandError::Move(_)));
+        assert!(matches!(
+            err("move Z9"),
+            CommandError::Ggf {
+                command: "move",
+                ..
+            }
+        ));
+        assert_eq!(
+            err("move Z9").to_string(),
+            format!("move: {}", "Z9".parse::<MoveNote>().unwrap_err())
+        );
         assert!(matches!(err("hint"), CommandError::Missing { .. }));
         assert!(matches!(err("hint 0"), CommandError::BadValue { .. }));
         assert!(matches!(err("hint -2"), CommandError::BadValue { .. }));

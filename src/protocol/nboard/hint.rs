@@ -13,8 +13,7 @@
 
 use crate::engine::SearchDone;
 use crate::eval::DISC;
-use crate::game::square::is_pass_token;
-use crate::game::{AnyPosition, Color};
+use crate::game::{AnyMove, AnyPosition, Color};
 
 use super::{format_eval, format_pv};
 
@@ -29,15 +28,15 @@ struct Found {
     exact: bool,
     /// The search's selectivity in percent (100: full width).
     selectivity: u8,
-    /// Principal variation from the root, in game notation.
-    pv: Vec<String>,
+    /// Principal variation from the root.
+    pv: Vec<AnyMove>,
 }
 
 /// One legal move of the root and where its search goes on.
 #[derive(Clone, Debug)]
 struct Candidate {
     /// The root move, then the moves without alternative that follow it.
-    moves: Vec<String>,
+    moves: Vec<AnyMove>,
     /// Plies from the root to `child`: the root move and the forced moves
     /// after it, passes not counted (as the search counts them).
     plies: u32,
@@ -85,23 +84,21 @@ impl Hint {
         }
         let root_color = root.to_move();
         let candidates = root
-            .legal_move_names()
+            .legal_moves()
             .into_iter()
             .map(|mv| {
-                let mut child = root.play_line([mv.as_str()]).expect("a legal move plays");
+                let mut child = root.play(mv).expect("a legal move plays");
                 let mut moves = vec![mv];
                 let mut plies = 1;
                 // A reply without alternative is no choice: play it.
                 while !child.is_over() {
-                    let mut legal = child.legal_move_names();
+                    let mut legal = child.legal_moves();
                     if legal.len() != 1 {
                         break;
                     }
                     let forced = legal.pop().expect("one move");
-                    child = child
-                        .play_line([forced.as_str()])
-                        .expect("a legal move plays");
-                    plies += u32::from(!is_pass_token(&forced));
+                    child = child.play(forced).expect("a legal move plays");
+                    plies += u32::from(!forced.is_pass());
                     moves.push(forced);
                 }
                 let same_side = child.to_move() == root_color;
@@ -177,7 +174,7 @@ impl Hint {
             return;
         };
         let mut pv = candidate.moves.clone();
-        pv.extend(info.pv.iter().cloned());
+        pv.extend_from_slice(&info.pv);
         candidate.found = Some(Found {
             score: if candidate.same_side {
                 info.score
@@ -238,7 +235,10 @@ mod tests {
                 exact,
                 nodes: 10,
                 elapsed: Duration::ZERO,
-                pv: pv.iter().map(|m| m.to_string()).collect(),
+                pv: pv
+                    .iter()
+                    .map(|m| AnyMove::parse(Variant::Othello, m).unwrap())
+                    .collect(),
             }),
             nodes: 10,
             elapsed: Duration::ZERO,

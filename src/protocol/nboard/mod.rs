@@ -30,8 +30,7 @@ use crate::engine::{
     BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Report, SearchDone, StartError,
 };
 use crate::eval::{DISC, Evaluators};
-use crate::game::square::is_pass_token;
-use crate::game::{AnyPosition, Color, Variant};
+use crate::game::{AnyMove, AnyPosition, Color, Variant};
 use crate::ggf::GgfGame;
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use command::Command;
@@ -78,16 +77,16 @@ pub fn format_eval(score: i32) -> String {
 /// A principal variation as NBoard writes it: no spaces, black's moves in
 /// upper case and white's in lower case (`F5d6C3`), a pass `PA`. `first` is
 /// the colour of the first move.
-pub fn format_pv(first: Color, moves: &[String]) -> String {
+pub fn format_pv(first: Color, moves: &[AnyMove]) -> String {
     let mut color = first;
     let mut text = String::new();
     for mv in moves {
-        if is_pass_token(mv) {
+        if mv.is_pass() {
             text.push_str("PA");
         } else if color == Color::Black {
-            text.push_str(&mv.to_ascii_uppercase());
+            text.push_str(&mv.to_string().to_ascii_uppercase());
         } else {
-            text.push_str(&mv.to_ascii_lowercase());
+            text.push_str(&mv.to_string());
         }
         color = color.opposite();
     }
@@ -279,8 +278,8 @@ impl Session {
                     continue;
                 }
             };
-            let remaining = Some(left.remaining.as_millis() as u64);
-            let increment = Some(left.increment.as_millis() as u64);
+            let remaining = Some(left.remaining);
+            let increment = Some(left.increment);
             match color {
                 Color::Black => (limits.p1time, limits.p1inc) = (remaining, increment),
                 Color::White => (limits.p2time, limits.p2inc) = (remaining, increment),
@@ -361,7 +360,7 @@ impl Session {
     /// `=== move/eval/seconds` and `nodestats` for a finished `go`.
     fn answer(&self, done: &SearchDone) {
         let mv = match &done.best {
-            BestMove::Move(mv) => mv.to_ascii_uppercase(),
+            BestMove::Move(mv) => mv.to_string().to_ascii_uppercase(),
             BestMove::Pass => "PA".to_string(),
             BestMove::None => {
                 log::warn!("nboard: go: the game is over");
@@ -481,7 +480,10 @@ mod tests {
         let pv = |first, moves: &[&str]| {
             format_pv(
                 first,
-                &moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                &moves
+                    .iter()
+                    .map(|m| AnyMove::parse(Variant::Othello, m).unwrap())
+                    .collect::<Vec<_>>(),
             )
         };
         assert_eq!(pv(Color::Black, &["f5", "D6", "c3"]), "F5d6C3");

@@ -1,19 +1,41 @@
 //! UGI commands: one line of text in, one typed [`Command`] (or a typed error
 //! that says what is wrong) out. Pure: no I/O, no engine state.
 //!
-//! A line is split into tokens at every whitespace character, Unicode's
-//! included (space, tab, `\r`, `\x0b`, `\x0c`, U+00A0, ...), the same set
-//! everywhere, so no part of a line is ever dropped unread; command words and
-//! keywords are matched case-insensitively, and numbers (parsed with `nom`)
-//! must be whole tokens of decimal digits: no sign.
+//! The grammar is written with `nom`, one parser for each part of a line:
+//!
+//! ```text
+//! line      = ws* [command] ws*
+//! command   = ugi | uci | isready | uginewgame | ucinewgame | stop | quit | d | eval
+//!           | setoption | position | go | query | perft
+//! setoption = "setoption" "name" word+ ["value" word*]
+//! position  = "position" ("startpos" | "fen" word+) ["moves" word*]
+//! go        = "go" ("infinite" | key number)*
+//! query     = "query" ("p1turn" | "gameover" | "result")
+//! perft     = "perft" number
+//! number    = digit+                      (a whole word: no sign)
+//! ```
+//!
+//! Words are separated by any whitespace character, Unicode's included
+//! (space, tab, `\r`, `\x0b`, `\x0c`, U+00A0, ...), the same set everywhere,
+//! so no part of a line is ever dropped unread; command words and keywords are
+//! matched case-insensitively. The fen's words (up to `moves`) and the moves
+//! are kept as text: whether they make a position and legal moves depends on
+//! the game, which the session knows. Once the command word is read, any
+//! mistake is a [`CommandError`] saying which, and the parse stops there.
 
-use std::fmt;
+use std::time::Duration;
 
+use nom::branch::alt;
+use nom::bytes::complete::{take_till1, take_while};
 use nom::character::complete::digit1;
-use nom::combinator::{all_consuming, map_res};
+use nom::combinator::{all_consuming, cut, eof, map_res, not, opt, value, verify};
+use nom::error::{ErrorKind, ParseError};
+use nom::multi::{fold_many0, many0};
+use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
 use crate::engine::GoLimits;
+pub use crate::protocol::CommandError;
 
 /// A parsed UGI command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,72 +98,324 @@ pub enum Query {
     Result,
 }
 
-/// Why a line is not a valid command.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CommandError {
-    /// The first word is not a command.
-    Unknown(String),
-    /// A required argument is missing.
-    Missing {
-        /// The command.
-        command: &'static str,
-        /// What is missing.
-        what: &'static str,
-    },
-    /// An argument has a value of the wrong form.
-    BadValue {
-        /// The command.
-        command: &'static str,
-        /// The parameter.
-        name: String,
-        /// The value given.
-        value: String,
-        /// What was expected.
-        expected: &'static str,
-    },
-    /// A token the command does not take.
-    Unexpected {
-        /// The command.
-        command: &'static str,
-        /// The token.
-        token: String,
-    },
+/// The grammar's error: nom's own while alternatives are still tried, and a
+/// [`CommandError`] once the line is known to be wrong (then a
+/// [`nom::Err::Failure`], which ends the parse).
+#[derive(Clone, Debug, PartialEq)]
+enum GrammarError {
+    /// No alternative matched here (not yet an error of the line).
+    Nom(ErrorKind),
+    /// What is wrong with the line.
+    Command(CommandError),
 }
 
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Unknown(word) => write!(f, "unknown command '{word}'"),
-            CommandError::Missing { command, what } => write!(f, "{command}: missing {what}"),
-            CommandError::BadValue {
-                command,
-                name,
-                value,
-                expected,
-            } => write!(
-                f,
-                "{command}: bad value '{value}' for {name} (expected {expected})"
-            ),
-            CommandError::Unexpected { command, token } => {
-                write!(f, "{command}: unexpected '{token}'")
-            }
-        }
+impl ParseError<&str> for GrammarError {
+    fn from_error_kind(_: &str, kind: ErrorKind) -> GrammarError {
+        GrammarError::Nom(kind)
+    }
+
+    fn append(_: &str, _: ErrorKind, other: GrammarError) -> GrammarError {
+        other
     }
 }
 
-impl std::error::Error for CommandError {}
+type Parsed<'a, T> = IResult<&'a str, T, GrammarError>;
 
-/// All the tokens of a line: what lies between runs of whitespace (any
-/// character Unicode calls whitespace).
-fn tokens(input: &str) -> Vec<&str> {
-    input.split_whitespace().collect()
+/// Ends the parse with `error`.
+fn fail<T>(error: CommandError) -> Parsed<'static, T> {
+    Err(nom::Err::Failure(GrammarError::Command(error)))
 }
 
-/// A whole token of decimal digits that fits the type (no sign, no spaces):
+/// Whitespace: every character Unicode calls whitespace.
+fn space(input: &str) -> Parsed<'_, &str> {
+    take_while(char::is_whitespace)(input)
+}
+
+/// The next word: what lies between runs of whitespace.
+fn word(input: &str) -> Parsed<'_, &str> {
+    preceded(space, take_till1(char::is_whitespace)).parse(input)
+}
+
+/// The end of the line (trailing whitespace included).
+fn end(input: &str) -> Parsed<'_, ()> {
+    value((), preceded(space, eof)).parse(input)
+}
+
+/// A keyword: a word equal to `keyword` up to ASCII case.
+fn keyword<'a>(
+    keyword: &'static str,
+) -> impl Parser<&'a str, Output = &'a str, Error = GrammarError> {
+    verify(word, move |w: &str| w.eq_ignore_ascii_case(keyword))
+}
+
+/// A whole word of decimal digits that fits the type (no sign, no spaces):
 /// the one form of a number in UGI, for `go` limits and option values alike.
 pub fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
     let parsed: IResult<&str, T> = all_consuming(map_res(digit1, str::parse::<T>)).parse(text);
     parsed.ok().map(|(_, n)| n)
+}
+
+/// The end of a command that takes nothing more: a word here is unexpected.
+fn no_more<'a>(command: &'static str) -> impl Parser<&'a str, Output = (), Error = GrammarError> {
+    move |input: &'a str| match word(input) {
+        Ok((_, token)) => fail(CommandError::Unexpected {
+            command,
+            token: token.to_string(),
+        }),
+        Err(_) => end(input),
+    }
+}
+
+/// A command of one word.
+fn bare<'a>(
+    command: &'static str,
+    parsed: Command,
+) -> impl Parser<&'a str, Output = Command, Error = GrammarError> {
+    preceded(keyword(command), cut(value(parsed, no_more(command))))
+}
+
+/// The words up to (not including) the keyword `stop`, or the end.
+fn words_until<'a>(
+    stop: &'static str,
+) -> impl Parser<&'a str, Output = Vec<&'a str>, Error = GrammarError> {
+    many0(preceded(not(keyword(stop)), word))
+}
+
+/// A missing argument: at the end of the line, `what` is missing.
+fn missing<'a, T>(
+    command: &'static str,
+    what: &'static str,
+) -> impl Parser<&'a str, Output = T, Error = GrammarError> {
+    move |input: &'a str| {
+        end(input)?;
+        fail(CommandError::Missing { command, what })
+    }
+}
+
+/// Any word here is not what `command` takes.
+fn unexpected<'a, T>(
+    command: &'static str,
+) -> impl Parser<&'a str, Output = T, Error = GrammarError> {
+    move |input: &'a str| {
+        let (_, token) = word(input)?;
+        fail(CommandError::Unexpected {
+            command,
+            token: token.to_string(),
+        })
+    }
+}
+
+/// `setoption name <N> [value <V>]`: the name is every word up to `value`,
+/// the value every word after it (both may hold spaces).
+fn set_option(input: &str) -> Parsed<'_, Command> {
+    const COMMAND: &str = "setoption";
+    let (input, _) = alt((
+        keyword("name"),
+        missing(COMMAND, "'name <option>'"),
+        unexpected(COMMAND),
+    ))
+    .parse(input)?;
+    let (input, name) = words_until("value").parse(input)?;
+    if name.is_empty() {
+        return fail(CommandError::Missing {
+            command: COMMAND,
+            what: "the option name",
+        });
+    }
+    let (input, value) = opt(preceded(keyword("value"), many0(word))).parse(input)?;
+    let (input, ()) = end(input)?;
+    Ok((
+        input,
+        Command::SetOption {
+            name: name.join(" "),
+            value: value.map(|v| v.join(" ")),
+        },
+    ))
+}
+
+/// `position startpos|fen <position> [moves <move>...]`: the position is
+/// every word up to `moves`.
+fn position(input: &str) -> Parsed<'_, Command> {
+    const COMMAND: &str = "position";
+    let fen = |input| {
+        let (input, words) = words_until("moves").parse(input)?;
+        if words.is_empty() {
+            return fail(CommandError::Missing {
+                command: COMMAND,
+                what: "the position after 'fen'",
+            });
+        }
+        Ok((input, StartPosition::Fen(words.join(" "))))
+    };
+    let (input, start) = alt((
+        value(StartPosition::StartPos, keyword("startpos")),
+        preceded(keyword("fen"), fen),
+        missing(COMMAND, "'startpos' or 'fen <position> <side>'"),
+        unexpected(COMMAND),
+    ))
+    .parse(input)?;
+    let (input, moves) = alt((
+        preceded(keyword("moves"), many0(word)),
+        value(Vec::new(), end),
+        unexpected(COMMAND),
+    ))
+    .parse(input)?;
+    let moves = moves.into_iter().map(str::to_string).collect();
+    let (input, ()) = end(input)?;
+    Ok((input, Command::Position { start, moves }))
+}
+
+/// One limit of `go`.
+#[derive(Clone, Copy, Debug)]
+enum Limit {
+    Infinite,
+    P1Time(Duration),
+    P2Time(Duration),
+    P1Inc(Duration),
+    P2Inc(Duration),
+    MovesToGo(u32),
+    MoveTime(Duration),
+    Depth(u32),
+    Nodes(u64),
+}
+
+/// `infinite`, or a key and its number (UCI's names for the clocks too).
+fn limit(input: &str) -> Parsed<'_, Limit> {
+    const COMMAND: &str = "go";
+    let (input, key) = word(input)?;
+    let name = key.to_ascii_lowercase();
+    if name == "infinite" {
+        return Ok((input, Limit::Infinite));
+    }
+    let known = [
+        "p1time",
+        "btime",
+        "p2time",
+        "wtime",
+        "p1inc",
+        "binc",
+        "p2inc",
+        "winc",
+        "movestogo",
+        "movetime",
+        "depth",
+        "nodes",
+    ];
+    if !known.contains(&name.as_str()) {
+        return fail(CommandError::Unexpected {
+            command: COMMAND,
+            token: key.to_string(),
+        });
+    }
+    let bad = |value: &str, expected| CommandError::BadValue {
+        command: COMMAND,
+        name: Some(key.to_string()),
+        value: value.to_string(),
+        expected,
+    };
+    let Ok((input, value)) = word(input) else {
+        return fail(bad("", "a value after it"));
+    };
+    let millis = || number::<u64>(value).ok_or_else(|| bad(value, "a non-negative integer"));
+    let positive = || {
+        number::<u32>(value)
+            .filter(|&n| n > 0)
+            .ok_or_else(|| bad(value, "a positive integer"))
+    };
+    let time = || millis().map(Duration::from_millis);
+    let limit = match name.as_str() {
+        "p1time" | "btime" => time().map(Limit::P1Time),
+        "p2time" | "wtime" => time().map(Limit::P2Time),
+        "p1inc" | "binc" => time().map(Limit::P1Inc),
+        "p2inc" | "winc" => time().map(Limit::P2Inc),
+        "movetime" => time().map(Limit::MoveTime),
+        "nodes" => millis().map(Limit::Nodes),
+        "movestogo" => positive().map(Limit::MovesToGo),
+        _ => positive().map(Limit::Depth),
+    };
+    match limit {
+        Ok(limit) => Ok((input, limit)),
+        Err(e) => fail(e),
+    }
+}
+
+/// `go [limits]`: any number of limits, a later one overriding an earlier.
+fn go(input: &str) -> Parsed<'_, GoLimits> {
+    let set = |mut limits: GoLimits, limit| {
+        match limit {
+            Limit::Infinite => limits.infinite = true,
+            Limit::P1Time(t) => limits.p1time = Some(t),
+            Limit::P2Time(t) => limits.p2time = Some(t),
+            Limit::P1Inc(t) => limits.p1inc = Some(t),
+            Limit::P2Inc(t) => limits.p2inc = Some(t),
+            Limit::MovesToGo(n) => limits.movestogo = Some(n),
+            Limit::MoveTime(t) => limits.movetime = Some(t),
+            Limit::Depth(d) => limits.depth = Some(d),
+            Limit::Nodes(n) => limits.nodes = Some(n),
+        }
+        limits
+    };
+    let (input, limits) = fold_many0(limit, GoLimits::default, set).parse(input)?;
+    let (input, ()) = end(input)?;
+    Ok((input, limits))
+}
+
+/// `query p1turn|gameover|result`.
+fn query(input: &str) -> Parsed<'_, Command> {
+    const COMMAND: &str = "query";
+    let (input, q) = alt((
+        value(Query::P1Turn, keyword("p1turn")),
+        value(Query::GameOver, keyword("gameover")),
+        value(Query::Result, keyword("result")),
+        missing(COMMAND, "p1turn, gameover or result"),
+        unexpected(COMMAND),
+    ))
+    .parse(input)?;
+    let (input, ()) = no_more(COMMAND).parse(input)?;
+    Ok((input, Command::Query(q)))
+}
+
+/// `perft <depth>`, the depth from 1 to 60.
+fn perft(input: &str) -> Parsed<'_, Command> {
+    const COMMAND: &str = "perft";
+    let (input, depth) = alt((word, missing(COMMAND, "the depth"))).parse(input)?;
+    let Some(depth) = number::<u32>(depth).filter(|d| (1..=60).contains(d)) else {
+        return fail(CommandError::BadValue {
+            command: COMMAND,
+            name: Some("depth".into()),
+            value: depth.to_string(),
+            expected: "an integer from 1 to 60",
+        });
+    };
+    let (input, ()) = no_more(COMMAND).parse(input)?;
+    Ok((input, Command::Perft(depth)))
+}
+
+/// One command, from its word on; an unknown word is an error.
+fn command(input: &str) -> Parsed<'_, Command> {
+    alt((
+        alt((
+            bare("ugi", Command::Ugi),
+            bare("uci", Command::Uci),
+            bare("isready", Command::IsReady),
+            bare("uginewgame", Command::NewGame),
+            bare("ucinewgame", Command::NewGame),
+            bare("stop", Command::Stop),
+            bare("quit", Command::Quit),
+            bare("d", Command::Display),
+            bare("eval", Command::Eval),
+        )),
+        preceded(keyword("setoption"), cut(set_option)),
+        preceded(keyword("position"), cut(position)),
+        preceded(keyword("go"), cut(go)).map(Command::Go),
+        preceded(keyword("query"), cut(query)),
+        preceded(keyword("perft"), cut(perft)),
+        |input| {
+            let (_, first) = word(input)?;
+            fail(CommandError::Unknown(first.to_string()))
+        },
+    ))
+    .parse(input)
 }
 
 /// Parses one line. Blank lines are `Ok(None)` (UGI ignores them).
@@ -149,227 +423,17 @@ pub fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
 /// # Errors
 /// A [`CommandError`] saying what is wrong.
 pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
-    let words = tokens(line);
-    let Some((&first, args)) = words.split_first() else {
-        return Ok(None);
-    };
-    let command = match first.to_ascii_lowercase().as_str() {
-        "ugi" => no_arguments("ugi", args, Command::Ugi)?,
-        "uci" => no_arguments("uci", args, Command::Uci)?,
-        "isready" => no_arguments("isready", args, Command::IsReady)?,
-        "uginewgame" => no_arguments("uginewgame", args, Command::NewGame)?,
-        "ucinewgame" => no_arguments("ucinewgame", args, Command::NewGame)?,
-        "stop" => no_arguments("stop", args, Command::Stop)?,
-        "quit" => no_arguments("quit", args, Command::Quit)?,
-        "d" => no_arguments("d", args, Command::Display)?,
-        "eval" => no_arguments("eval", args, Command::Eval)?,
-        "setoption" => set_option(args)?,
-        "position" => position(args)?,
-        "go" => Command::Go(go(args)?),
-        "query" => query(args)?,
-        "perft" => perft(args)?,
-        _ => return Err(CommandError::Unknown(first.to_string())),
-    };
-    Ok(Some(command))
-}
-
-fn no_arguments(
-    command: &'static str,
-    args: &[&str],
-    parsed: Command,
-) -> Result<Command, CommandError> {
-    match args.first() {
-        None => Ok(parsed),
-        Some(token) => Err(CommandError::Unexpected {
-            command,
-            token: token.to_string(),
-        }),
-    }
-}
-
-fn set_option(args: &[&str]) -> Result<Command, CommandError> {
-    const COMMAND: &str = "setoption";
-    match args.first() {
-        Some(word) if word.eq_ignore_ascii_case("name") => {}
-        Some(word) => {
-            return Err(CommandError::Unexpected {
-                command: COMMAND,
-                token: word.to_string(),
-            });
-        }
-        None => {
-            return Err(CommandError::Missing {
-                command: COMMAND,
-                what: "'name <option>'",
-            });
+    match alt((value(None, end), command.map(Some))).parse(line) {
+        Ok((_, command)) => Ok(command),
+        Err(
+            nom::Err::Failure(GrammarError::Command(e)) | nom::Err::Error(GrammarError::Command(e)),
+        ) => Err(e),
+        // Every line is blank, a command or a CommandError: this is not reached.
+        Err(e) => {
+            log::error!("ugi: the grammar left '{line}' unexplained: {e:?}");
+            Err(CommandError::Unknown(line.trim().to_string()))
         }
     }
-    let rest = &args[1..];
-    let split = rest.iter().position(|t| t.eq_ignore_ascii_case("value"));
-    let (name, value) = match split {
-        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
-        None => (rest, None),
-    };
-    if name.is_empty() {
-        return Err(CommandError::Missing {
-            command: COMMAND,
-            what: "the option name",
-        });
-    }
-    Ok(Command::SetOption {
-        name: name.join(" "),
-        value: value.map(|v| v.join(" ")),
-    })
-}
-
-fn position(args: &[&str]) -> Result<Command, CommandError> {
-    const COMMAND: &str = "position";
-    let (start, rest) = match args.split_first() {
-        None => {
-            return Err(CommandError::Missing {
-                command: COMMAND,
-                what: "'startpos' or 'fen <position> <side>'",
-            });
-        }
-        Some((word, rest)) if word.eq_ignore_ascii_case("startpos") => {
-            (StartPosition::StartPos, rest)
-        }
-        Some((word, rest)) if word.eq_ignore_ascii_case("fen") => {
-            let end = rest
-                .iter()
-                .position(|t| t.eq_ignore_ascii_case("moves"))
-                .unwrap_or(rest.len());
-            if end == 0 {
-                return Err(CommandError::Missing {
-                    command: COMMAND,
-                    what: "the position after 'fen'",
-                });
-            }
-            (StartPosition::Fen(rest[..end].join(" ")), &rest[end..])
-        }
-        Some((word, _)) => {
-            return Err(CommandError::Unexpected {
-                command: COMMAND,
-                token: word.to_string(),
-            });
-        }
-    };
-    let moves = match rest.split_first() {
-        None => Vec::new(),
-        Some((word, moves)) if word.eq_ignore_ascii_case("moves") => {
-            moves.iter().map(|m| m.to_string()).collect()
-        }
-        Some((word, _)) => {
-            return Err(CommandError::Unexpected {
-                command: COMMAND,
-                token: word.to_string(),
-            });
-        }
-    };
-    Ok(Command::Position { start, moves })
-}
-
-fn go(args: &[&str]) -> Result<GoLimits, CommandError> {
-    const COMMAND: &str = "go";
-    let mut limits = GoLimits::default();
-    let mut rest = args;
-    while let Some((&key, after)) = rest.split_first() {
-        let name = key.to_ascii_lowercase();
-        if name == "infinite" {
-            limits.infinite = true;
-            rest = after;
-            continue;
-        }
-        let known = [
-            "p1time",
-            "btime",
-            "p2time",
-            "wtime",
-            "p1inc",
-            "binc",
-            "p2inc",
-            "winc",
-            "movestogo",
-            "movetime",
-            "depth",
-            "nodes",
-        ];
-        if !known.contains(&name.as_str()) {
-            return Err(CommandError::Unexpected {
-                command: COMMAND,
-                token: key.to_string(),
-            });
-        }
-        let Some((&value, after)) = after.split_first() else {
-            return Err(CommandError::BadValue {
-                command: COMMAND,
-                name: key.to_string(),
-                value: String::new(),
-                expected: "a value after it",
-            });
-        };
-        let bad = |expected| CommandError::BadValue {
-            command: COMMAND,
-            name: key.to_string(),
-            value: value.to_string(),
-            expected,
-        };
-        let millis = || number::<u64>(value).ok_or_else(|| bad("a non-negative integer"));
-        let positive = || {
-            number::<u32>(value)
-                .filter(|&n| n > 0)
-                .ok_or_else(|| bad("a positive integer"))
-        };
-        match name.as_str() {
-            "p1time" | "btime" => limits.p1time = Some(millis()?),
-            "p2time" | "wtime" => limits.p2time = Some(millis()?),
-            "p1inc" | "binc" => limits.p1inc = Some(millis()?),
-            "p2inc" | "winc" => limits.p2inc = Some(millis()?),
-            "movetime" => limits.movetime = Some(millis()?),
-            "nodes" => limits.nodes = Some(millis()?),
-            "movestogo" => limits.movestogo = Some(positive()?),
-            _ => limits.depth = Some(positive()?),
-        }
-        rest = after;
-    }
-    Ok(limits)
-}
-
-fn query(args: &[&str]) -> Result<Command, CommandError> {
-    const COMMAND: &str = "query";
-    let (what, rest) = args.split_first().ok_or(CommandError::Missing {
-        command: COMMAND,
-        what: "p1turn, gameover or result",
-    })?;
-    let q = match what.to_ascii_lowercase().as_str() {
-        "p1turn" => Query::P1Turn,
-        "gameover" => Query::GameOver,
-        "result" => Query::Result,
-        _ => {
-            return Err(CommandError::Unexpected {
-                command: COMMAND,
-                token: what.to_string(),
-            });
-        }
-    };
-    no_arguments(COMMAND, rest, Command::Query(q))
-}
-
-fn perft(args: &[&str]) -> Result<Command, CommandError> {
-    const COMMAND: &str = "perft";
-    let (depth, rest) = args.split_first().ok_or(CommandError::Missing {
-        command: COMMAND,
-        what: "the depth",
-    })?;
-    let depth = number::<u32>(depth)
-        .filter(|d| (1..=60).contains(d))
-        .ok_or_else(|| CommandError::BadValue {
-            command: COMMAND,
-            name: "depth".into(),
-            value: depth.to_string(),
-            expected: "an integer from 1 to 60",
-        })?;
-    no_arguments(COMMAND, rest, Command::Perft(depth))
 }
 
 #[cfg(test)]
@@ -528,23 +592,24 @@ mod tests {
         let Command::Go(l) = ok("go p1time 1000 p2time 2000 p1inc 10 p2inc 20 movestogo 5") else {
             panic!()
         };
+        let ms = |t| Some(Duration::from_millis(t));
         assert_eq!(
             (l.p1time, l.p2time, l.p1inc, l.p2inc, l.movestogo),
-            (Some(1000), Some(2000), Some(10), Some(20), Some(5))
+            (ms(1000), ms(2000), ms(10), ms(20), Some(5))
         );
         let Command::Go(l) = ok("go wtime 3 btime 4 winc 5 binc 6") else {
             panic!()
         };
         assert_eq!(
             (l.p1time, l.p2time, l.p1inc, l.p2inc),
-            (Some(4), Some(3), Some(6), Some(5))
+            (ms(4), ms(3), ms(6), ms(5))
         );
         let Command::Go(l) = ok("go movetime 50 depth 7 nodes 1000 infinite") else {
             panic!()
         };
         assert_eq!(
             (l.movetime, l.depth, l.nodes, l.infinite),
-            (Some(50), Some(7), Some(1000), true)
+            (ms(50), Some(7), Some(1000), true)
         );
         assert_eq!(ok("go"), Command::Go(GoLimits::default()));
     }
@@ -589,5 +654,83 @@ mod tests {
         assert!(parse("perft 0").is_err());
         assert!(parse("perft x").is_err());
         assert!(parse("perft").is_err());
+    }
+
+    /// Each way a line can be wrong, with the message the user sees.
+    #[test]
+    fn every_mistake_has_its_message() {
+        for (line, message) in [
+            ("setoption", "setoption: missing 'name <option>'"),
+            ("setoption Hash", "setoption: unexpected 'Hash'"),
+            ("setoption name", "setoption: missing the option name"),
+            (
+                "setoption name value 5",
+                "setoption: missing the option name",
+            ),
+            (
+                "position",
+                "position: missing 'startpos' or 'fen <position> <side>'",
+            ),
+            ("position begin", "position: unexpected 'begin'"),
+            ("position fen", "position: missing the position after 'fen'"),
+            (
+                "position fen moves f5",
+                "position: missing the position after 'fen'",
+            ),
+            ("position startpos f5", "position: unexpected 'f5'"),
+            ("go ponder", "go: unexpected 'ponder'"),
+            (
+                "go movetime",
+                "go: bad value '' for movetime (expected a value after it)",
+            ),
+            (
+                "go depth 0",
+                "go: bad value '0' for depth (expected a positive integer)",
+            ),
+            (
+                "go nodes -1",
+                "go: bad value '-1' for nodes (expected a non-negative integer)",
+            ),
+            ("query", "query: missing p1turn, gameover or result"),
+            ("query colour", "query: unexpected 'colour'"),
+            ("query result now", "query: unexpected 'now'"),
+            ("perft", "perft: missing the depth"),
+            (
+                "perft 61",
+                "perft: bad value '61' for depth (expected an integer from 1 to 60)",
+            ),
+            ("perft 5 6", "perft: unexpected '6'"),
+            ("isready now", "isready: unexpected 'now'"),
+            ("Jump high", "unknown command 'Jump'"),
+        ] {
+            assert_eq!(parse(line).unwrap_err().to_string(), message, "{line}");
+        }
+    }
+
+    /// Keywords are whole words: a word that starts like one is not it.
+    #[test]
+    fn keywords_are_whole_words() {
+        assert_eq!(parse("goo"), Err(CommandError::Unknown("goo".into())));
+        assert_eq!(
+            parse("position startposition"),
+            Err(CommandError::Unexpected {
+                command: "position",
+                token: "startposition".into()
+            })
+        );
+        assert_eq!(
+            ok("position fen a movesx b"),
+            Command::Position {
+                start: StartPosition::Fen("a movesx b".into()),
+                moves: vec![]
+            }
+        );
+        assert_eq!(
+            ok("setoption name values value value x"),
+            Command::SetOption {
+                name: "values".into(),
+                value: Some("value x".into())
+            }
+        );
     }
 }

@@ -65,7 +65,7 @@ pub fn info_line(info: &SearchInfo) -> String {
     ));
     if !info.pv.is_empty() {
         line.push_str(" pv ");
-        line.push_str(&info.pv.join(" "));
+        line.push_str(&super::pv_text(&info.pv));
     }
     line
 }
@@ -375,6 +375,7 @@ pub fn run(input: &mut impl BufRead, out: Output, evaluators: Arc<Evaluators>) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::AnyMove;
     use std::io::Write;
     use std::sync::Mutex;
 
@@ -438,7 +439,9 @@ mod tests {
             exact: true,
             nodes: 1000,
             elapsed: Duration::from_millis(500),
-            pv: vec!["a2".into(), "b1".into()],
+            pv: ["a2", "b1"]
+                .map(|m| AnyMove::parse(Variant::TicTacToe, m).unwrap())
+                .to_vec(),
         };
         assert_eq!(
             info_line(&info),

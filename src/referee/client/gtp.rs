@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use super::{ClockView, Fault, Link, Reply, Settings, Turn, seconds_text, side_index};
 use crate::game::{AnyPosition, Color, Move, Variant};
-use crate::referee::spec::TimeControl;
+use crate::search::time::TimeControl;
 
 /// The extension command that selects reversed Othello (`variant reversed`,
 /// as Orca's GTP front end reads it; other engines take the variant on their
@@ -58,13 +58,18 @@ impl GtpClient {
         let answer = self
             .link
             .expect(&format!("answer to '{command}'"), answer)?;
-        answer.map_err(|refusal| Fault::Protocol(format!("answered '? {refusal}' to '{command}'")))
+        answer
+            .map_err(|Refusal(text)| Fault::Protocol(format!("answered '? {text}' to '{command}'")))
     }
 }
 
-/// The answer a line starts, if it starts one: `Ok(text)` for `=`, `Err(text)`
-/// for `?` (an optional command id after the sign is dropped).
-fn answer(line: &str) -> Option<Result<String, String>> {
+/// The text of a failure answer (`? text`): the engine refused the command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal(pub String);
+
+/// The answer a line starts, if it starts one: `Ok(text)` for `=`, a
+/// [`Refusal`] for `?` (an optional command id after the sign is dropped).
+fn answer(line: &str) -> Option<Result<String, Refusal>> {
     let line = line.trim();
     let sign = line.chars().next()?;
     if sign != '=' && sign != '?' {
@@ -77,7 +82,11 @@ fn answer(line: &str) -> Option<Result<String, String>> {
         .trim_start_matches(|c: char| c.is_ascii_digit())
         .trim()
         .to_string();
-    Some(if sign == '=' { Ok(text) } else { Err(text) })
+    Some(if sign == '=' {
+        Ok(text)
+    } else {
+        Err(Refusal(text))
+    })
 }
 
 /// The GTP name of a colour.
@@ -137,7 +146,7 @@ impl super::Client for GtpClient {
         let sent = self.link.send(&format!("genmove {}", colour(side)))?;
         let (elapsed, answer) = self.link.wait_move(sent, allowance, answer)?;
         let token = answer
-            .map_err(|refusal| Fault::Protocol(format!("answered '? {refusal}' to genmove")))?;
+            .map_err(|Refusal(text)| Fault::Protocol(format!("answered '? {text}' to genmove")))?;
         // The engine has played its move on its own board.
         self.known = turn.moves.len() + 1;
         Reply::checked(token, elapsed, None, "=")
@@ -157,7 +166,10 @@ mod tests {
         assert_eq!(answer("= f5"), Some(Ok("f5".into())));
         assert_eq!(answer("=12 PASS"), Some(Ok("PASS".into())));
         assert_eq!(answer("="), Some(Ok(String::new())));
-        assert_eq!(answer("? illegal move"), Some(Err("illegal move".into())));
+        assert_eq!(
+            answer("? illegal move"),
+            Some(Err(Refusal("illegal move".into())))
+        );
         assert_eq!(answer(""), None);
         assert_eq!(answer("thinking..."), None);
     }
@@ -186,5 +198,34 @@ mod tests {
             time_left(&ClockView::MoveTime(ms(100)), Color::White),
             "time_left white 0.1 0"
         );
+    }
+
+    /// What the referee sends, Orca's GTP front end reads back as the same
+    /// control.
+    #[test]
+    fn orca_reads_the_time_settings_as_sent() {
+        use crate::protocol::gtp::clock::{GtpClock, GtpControl};
+        use crate::protocol::gtp::command::{Command, parse};
+        let ms = Duration::from_millis;
+        for time in [
+            TimeControl::MoveTime(ms(50)),
+            TimeControl::MoveTime(ms(1500)),
+            TimeControl::Clock {
+                main: ms(60_000),
+                increment: ms(500),
+            },
+            TimeControl::Clock {
+                main: ms(300_250),
+                increment: Duration::ZERO,
+            },
+        ] {
+            let line = time_settings(&time);
+            let Some(Ok(Command::TimeSettings(settings))) = parse(&line).map(|r| r.command) else {
+                panic!("{line} does not parse");
+            };
+            let mut clock = GtpClock::default();
+            clock.set(settings);
+            assert_eq!(clock.control(), GtpControl::Timed(time), "{line}");
+        }
     }
 }

@@ -16,9 +16,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::process::{EngineProcess, WaitError};
-use super::spec::{EngineSpec, Protocol, TimeControl};
+use super::spec::{EngineSpec, Protocol};
 use crate::game::{AnyPosition, Color, Variant};
 use crate::ggf::GgfMove;
+use crate::search::time::TimeControl;
 
 /// What an engine is asked to move in.
 #[derive(Clone, Copy, Debug)]
@@ -195,7 +196,9 @@ impl Link {
     /// # Errors
     /// [`Fault::Crashed`] when the engine no longer reads.
     pub fn send(&mut self, line: &str) -> Result<Instant, Fault> {
-        self.process.send(line).map_err(Fault::Crashed)
+        self.process
+            .send(line)
+            .map_err(|e| Fault::Crashed(e.to_string()))
     }
 
     /// Waits (within the silence timeout) for the first line that `accept`
@@ -272,7 +275,7 @@ fn closed_or_interrupted(e: WaitError) -> Fault {
         WaitError::Closed(detail) => Fault::Crashed(detail),
         // Every protocol is lines of text: a line the referee cannot read
         // breaks it, whatever the engine meant by it.
-        WaitError::Unreadable(detail) => Fault::Protocol(detail),
+        WaitError::Unreadable(detail) => Fault::Protocol(detail.to_string()),
         WaitError::Interrupted | WaitError::Timeout => Fault::Interrupted,
     }
 }

@@ -17,7 +17,7 @@ use std::time::Duration;
 use super::{Fault, Link, Reply, Settings, Turn};
 use crate::game::{AnyPosition, Variant};
 use crate::ggf::{GgfClock, GgfGame, GgfMove};
-use crate::referee::spec::TimeControl;
+use crate::search::time::TimeControl;
 
 /// The depth limit sent with `set depth`: deep enough that only the clock
 /// limits the search.
