@@ -8,7 +8,7 @@ use crate::eval::{Evaluator, Evaluators};
 use crate::game::{Board, Move, Othello, Variant};
 use crate::search::TranspositionTable;
 use crate::search::alphabeta::{INFINITY, Searcher};
-use crate::search::endgame::Solver;
+use crate::search::endgame::{Discs, Solver};
 
 /// The midgame search that seeds the table with best moves stops this many
 /// plies short of the end...
@@ -62,8 +62,8 @@ fn solve_with<const R: bool, E: Evaluator<Othello<R>>>(
     let started = Instant::now();
     let stop = AtomicBool::new(false);
     let (alpha, beta) = match mode {
-        SolveMode::Exact => (-64, 64),
-        SolveMode::WinDrawLoss => (-1, 1),
+        SolveMode::Exact => (Discs(-64), Discs(64)),
+        SolveMode::WinDrawLoss => (Discs(-1), Discs(1)),
     };
     // Iterative deepening of the midgame search first, as the engine does before
     // it solves: it leaves best moves in the table for the principal variation.
@@ -77,13 +77,13 @@ fn solve_with<const R: bool, E: Evaluator<Othello<R>>>(
         seed_nodes = searcher.nodes;
     }
     let mut solver = Solver::<R, E>::new(tt, eval, &stop, None, None, salt::<R>());
-    let score = clamp_wld(solver.solve(board, alpha, beta), mode);
+    let score = clamp_wld(solver.solve(board, alpha, beta).0, mode);
     let pv = solver.pv(board);
     let mut move_scores = Vec::new();
     if all_moves {
         for sq in board.move_squares() {
             let child = board.play_unchecked(sq);
-            let s = clamp_wld(-solver.solve(child, -beta, -alpha), mode);
+            let s = clamp_wld(-solver.solve(child, -beta, -alpha).0, mode);
             move_scores.push((Move::Play(sq), s));
         }
         move_scores.sort_by_key(|&(m, s)| (-s, m.code()));

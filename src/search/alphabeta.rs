@@ -12,7 +12,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::ordering::MoveList;
+use super::ordering::{Candidate, MoveList};
 use super::tt::{DEPTH_LIMITED, EXACT, NO_MOVE, TranspositionTable, bounds};
 use crate::eval::{DISC, Evaluator};
 use crate::game::Game;
@@ -102,9 +102,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     }
 
     #[inline]
-    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+    fn update_pv(&mut self, ply: usize, code: u8) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
-        self.pv[ply][ply] = G::move_code(mv);
+        self.pv[ply][ply] = code;
         for i in ply + 1..child_len {
             self.pv[ply][i] = self.pv[ply + 1][i];
         }
@@ -159,7 +159,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             && moves.clone().next() == Some(pass)
         {
             let score = -self.negamax(&state.play_unchecked(pass), depth, -beta, -alpha, ply + 1);
-            self.update_pv(ply, pass);
+            self.update_pv(ply, G::move_code(pass));
             return score;
         }
 
@@ -178,13 +178,12 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             }
         }
 
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        list.fill(state, moves, hash_move, depth >= 2, self.eval);
+        self.lists[ply].fill(state, moves, hash_move, depth >= 2, self.eval);
         let alpha_in = alpha;
         let mut best = -INFINITY;
         let mut best_move = NO_MOVE;
         let mut first = true;
-        while let Some((mv, child)) = list.next_best() {
+        while let Some(Candidate { code, child, .. }) = self.lists[ply].next_best() {
             let score = if first {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
@@ -197,22 +196,20 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             };
             first = false;
             if self.aborted {
-                self.lists[ply] = list;
                 return 0;
             }
             if score > best {
                 best = score;
-                best_move = G::move_code(mv);
+                best_move = code;
                 if score > alpha {
                     alpha = score;
-                    self.update_pv(ply, mv);
+                    self.update_pv(ply, code);
                     if score >= beta {
                         break;
                     }
                 }
             }
         }
-        self.lists[ply] = list;
 
         let (lower, upper) = bounds(best, alpha_in, beta);
         self.tt

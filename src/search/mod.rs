@@ -9,6 +9,7 @@
 pub mod alphabeta;
 pub mod endgame;
 pub mod midgame;
+pub mod movelist;
 pub mod ordering;
 pub mod time;
 pub mod tt;
@@ -228,7 +229,7 @@ pub fn generic_think<G: Solvable, E: Evaluator<G>>(
     let mut best_move = {
         let mut list = MoveList::default();
         list.fill(state, state.legal_moves(), tt::NO_MOVE, true, eval);
-        list.next_best().map(|(mv, _)| mv)
+        list.next_move()
     };
     let mut last = None;
     let mut searcher = Searcher::new(eval, tt, stop, hard_deadline, limits.nodes);

@@ -5,22 +5,39 @@
 //! opponent, corners), picked one at a time so that a node that cuts early never
 //! sorts the tail.
 
+use super::movelist::{self, InOrder, Keyed};
 use crate::eval::Evaluator;
 use crate::game::Game;
 
-/// The moves of one node with their resulting states and ordering keys.
-///
-/// The buffer is reused from node to node (the searcher keeps one per ply), so
-/// building a list allocates nothing once the search is warm.
-pub struct MoveList<G: Game> {
-    items: Vec<(G::Move, G, i32)>,
+/// One move of a node: its code, the state it leads to, its ordering key.
+#[derive(Clone, Copy)]
+pub struct Candidate<G> {
+    /// The move's [`Game::move_code`].
+    pub code: u8,
+    /// The state after the move.
+    pub child: G,
+    key: i32,
 }
+
+impl<G: Copy> Keyed for Candidate<G> {
+    #[inline]
+    fn key(&self) -> i32 {
+        self.key
+    }
+}
+
+/// The moves of one node with their resulting states and ordering keys,
+/// taken in the order generated among equal keys.
+pub struct MoveList<G: Game>(movelist::MoveList<Candidate<G>, InOrder>);
 
 impl<G: Game> Default for MoveList<G> {
     fn default() -> Self {
-        MoveList {
-            items: Vec::with_capacity(32),
-        }
+        const { assert!(G::SQUARES <= 64, "a list holds 64 moves") };
+        MoveList(movelist::MoveList::new(Candidate {
+            code: 0,
+            child: G::start(),
+            key: 0,
+        }))
     }
 }
 
@@ -35,43 +52,41 @@ impl<G: Game> MoveList<G> {
         use_keys: bool,
         eval: &E,
     ) {
-        self.items.clear();
+        self.0.clear();
         for mv in moves {
             let child = state.play_unchecked(mv);
-            let key = if G::move_code(mv) == hash_move {
+            let code = G::move_code(mv);
+            let key = if code == hash_move {
                 i32::MAX
             } else if use_keys {
                 eval.order_key(state, mv, &child)
             } else {
                 0
             };
-            self.items.push((mv, child, key));
+            self.0.push(Candidate { code, child, key });
         }
     }
 
     /// Removes and returns the remaining move with the highest key (the earliest
     /// generated among equals).
     #[inline]
-    pub fn next_best(&mut self) -> Option<(G::Move, G)> {
-        let mut best: Option<(usize, i32)> = None;
-        for (i, item) in self.items.iter().enumerate() {
-            if best.is_none_or(|(_, k)| item.2 > k) {
-                best = Some((i, item.2));
-            }
-        }
-        let (index, _) = best?;
-        let (mv, child, _) = self.items.remove(index);
-        Some((mv, child))
+    pub fn next_best(&mut self) -> Option<Candidate<G>> {
+        self.0.next()
+    }
+
+    /// [`Self::next_best`] as the game's move.
+    pub fn next_move(&mut self) -> Option<G::Move> {
+        self.next_best().and_then(|c| G::move_from_code(c.code))
     }
 
     /// Moves left in the list.
     pub fn len(&self) -> usize {
-        self.items.len()
+        self.0.len()
     }
 
     /// Whether every move has been taken.
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
+        self.0.is_empty()
     }
 }
 
@@ -89,9 +104,9 @@ mod tests {
         let e6: Move = "e6".parse().unwrap();
         list.fill(&start, start.legal_moves(), e6.code(), true, &eval);
         assert_eq!(list.len(), 4);
-        assert_eq!(list.next_best().unwrap().0, e6);
+        assert_eq!(list.next_move(), Some(e6));
         let mut rest = Vec::new();
-        while let Some((mv, _)) = list.next_best() {
+        while let Some(mv) = list.next_move() {
             rest.push(mv);
         }
         assert_eq!(rest.len(), 3);
@@ -99,8 +114,8 @@ mod tests {
         // Without keys, generation order: d3, c4, f5 (e6 taken first).
         let mut plain = MoveList::default();
         plain.fill(&start, start.legal_moves(), e6.code(), false, &eval);
-        let order: Vec<String> = std::iter::from_fn(|| plain.next_best())
-            .map(|(m, _)| m.to_string())
+        let order: Vec<String> = std::iter::from_fn(|| plain.next_move())
+            .map(|m| m.to_string())
             .collect();
         assert_eq!(order, ["e6", "d3", "c4", "f5"]);
     }

@@ -9,8 +9,51 @@
 
 use std::mem::size_of;
 
-/// The move code stored when a node has no best move.
-pub const NO_MOVE: u8 = u8::MAX;
+use crate::game::Square;
+
+/// The move code stored when a node has no best move ([`MoveCode::NONE`]).
+pub const NO_MOVE: u8 = MoveCode::NONE.0;
+
+/// A best move as the table holds it: a game's move code
+/// ([`Game::move_code`](crate::game::Game::move_code)), or none. One byte,
+/// as in an entry.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveCode(u8);
+
+impl MoveCode {
+    /// No move: a node without a best move.
+    pub const NONE: MoveCode = MoveCode(u8::MAX);
+
+    /// The code of a move (or [`Self::NONE`] for [`NO_MOVE`], as the table's
+    /// entries give it).
+    #[inline]
+    pub const fn new(code: u8) -> MoveCode {
+        MoveCode(code)
+    }
+
+    /// The code as the table stores it ([`NO_MOVE`] for none).
+    #[inline]
+    pub const fn raw(self) -> u8 {
+        self.0
+    }
+
+    /// The move's code, if there is a move.
+    #[inline]
+    pub const fn get(self) -> Option<u8> {
+        if self.0 == NO_MOVE {
+            None
+        } else {
+            Some(self.0)
+        }
+    }
+
+    /// The Othello square of the move: none for no move or a pass.
+    #[inline]
+    pub const fn square(self) -> Option<Square> {
+        Square::new(self.0)
+    }
+}
 
 /// What is known of a node: its value lies in `lower..=upper`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -332,6 +375,21 @@ fn advise_huge_pages(_start: *mut u8, _len: usize) {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_codes() {
+        assert_eq!(size_of::<MoveCode>(), size_of::<u8>());
+        assert_eq!(MoveCode::NONE.get(), None);
+        assert_eq!(MoveCode::NONE.square(), None);
+        assert_eq!(MoveCode::new(NO_MOVE), MoveCode::NONE);
+        let d3 = Square::from_coords(3, 2).unwrap();
+        let code = MoveCode::new(d3.index());
+        assert_eq!((code.get(), code.square()), (Some(d3.index()), Some(d3)));
+        assert_eq!(code.raw(), d3.index());
+        // Othello's pass (code 64) is a move but no square.
+        assert_eq!(MoveCode::new(64).get(), Some(64));
+        assert_eq!(MoveCode::new(64).square(), None);
+    }
 
     #[test]
     fn sizes() {

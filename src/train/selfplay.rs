@@ -16,7 +16,7 @@ use super::fit::Sample;
 use crate::eval::{DISC, Evaluator};
 use crate::game::{Board, Color, Game, Move, Othello};
 use crate::rng::Rng;
-use crate::search::endgame::{OrderWeights, Settings, Solver};
+use crate::search::endgame::{Discs, OrderWeights, Settings, Solver};
 use crate::search::{Limits, TranspositionTable, think};
 
 /// A game: its positions in order and black's final disc difference under the
@@ -106,7 +106,7 @@ pub fn label<const R: bool, E: Evaluator<Othello<R>>>(
         let target = if board.empties() <= solve_empties {
             let mut solver = Solver::<R, E>::new(tt, eval, &stop, None, None, salt(R))
                 .with_settings(SOLVER_SETTINGS);
-            solver.solve(board, -64, 64)
+            solver.solve(board, Discs(-64), Discs(64)).0
         } else if board.empties() <= unlabelled_empties {
             continue;
         } else if to_move == Color::Black {
@@ -269,7 +269,7 @@ mod tests {
             let mut solver =
                 Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0)
                     .with_settings(SOLVER_SETTINGS);
-            solver.solve(b, -64, 64);
+            solver.solve(b, Discs(-64), Discs(64));
             nodes.push(solver.nodes);
         }
         assert_eq!(

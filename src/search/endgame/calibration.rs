@@ -2,7 +2,7 @@
 //! evaluation searches land from the exact score. Run with
 //! `cargo test --release calibrate_probcut -- --ignored --nocapture`.
 use super::*;
-use crate::eval::Evaluators;
+use crate::eval::{DISC, Evaluators};
 
 /// The first position of a recorded game with `empties` empty squares
 /// and a move to play.
@@ -35,11 +35,11 @@ fn measure<const R: bool, E: Evaluator<Othello<R>>>(eval: &E, name: &str) {
         for &board in &boards {
             let mut tt = TranspositionTable::new(64);
             let mut solver = Solver::<R, E>::new(&mut tt, eval, &stop, None, None, 0);
-            let exact = f64::from(solver.solve(board, -INF, INF));
+            let exact = f64::from(solver.solve(board, Discs(-INF), Discs(INF)).0);
             for d in 0..7 {
                 let indices = solver.indices(&board);
-                let v = solver.midgame(board, &indices, d as u32, -INF * DISC, INF * DISC);
-                let err = exact - f64::from(v) / f64::from(DISC);
+                let v = solver.midgame(board, &indices, d as u32, -INF_VALUE, INF_VALUE);
+                let err = exact - f64::from(v.0) / f64::from(DISC);
                 sq[d] += err * err;
                 bias[d] += err;
             }

@@ -3,20 +3,19 @@
 //! the probable cutoffs' null-window search ([`Solver::mid_nws`]), which is
 //! the engine's midgame search run over the solver's table.
 
-use super::{INF, Solver};
+use super::{Discs, INF_VALUE, Solver, Value};
+use crate::eval::Evaluator;
 use crate::eval::pattern::Indices;
-use crate::eval::{DISC, Evaluator};
 use crate::game::bitboard::Bits;
 use crate::game::{Board, Othello, Square};
 use crate::search::midgame::{Midgame, Selectivity};
 
 impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVERSED, E> {
     /// The null-window search of the probable cutoffs: is the value of
-    /// `board` searched `depth` plies deep above `alpha` (in [`DISC`]
-    /// units)? Fail-soft. It runs the engine's midgame search, full width
+    /// `board` searched `depth` plies deep above `alpha`? Fail-soft. It runs the engine's midgame search, full width
     /// (the cutoffs' errors were measured against full-width searches), over
     /// the solver's table and budget.
-    pub(super) fn mid_nws(&mut self, board: Board, depth: u32, alpha: i32) -> i32 {
+    pub(super) fn mid_nws(&mut self, board: Board, depth: u32, alpha: Value) -> Value {
         let scratch = self.mid_scratch.get_or_insert_with(Box::default);
         let node_limit =
             (self.node_limit != u64::MAX).then(|| self.node_limit.saturating_sub(self.nodes));
@@ -30,10 +29,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         )
         .with_salt(self.salt);
         search.set_selectivity(Selectivity::NONE);
-        let score = search.search(board, depth, alpha, alpha + 1);
+        let score = search.search(board, depth, alpha.0, alpha.0 + 1);
         self.nodes += search.nodes;
         self.aborted |= search.aborted;
-        score
+        Value(score)
     }
 
     /// The pattern indices of `board`, read off the board (none when the
@@ -76,30 +75,30 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         board: Board,
         indices: &Indices,
         depth: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
+        mut alpha: Value,
+        beta: Value,
+    ) -> Value {
         if depth == 0 {
-            return self.eval.evaluate_indexed(&Othello(board), indices);
+            return Value(self.eval.evaluate_indexed(&Othello(board), indices));
         }
         if self.out_of_budget() {
-            return 0;
+            return Value(0);
         }
         let moves = board.moves();
         if moves == 0 {
             if board.opponent_moves() == 0 {
-                return Self::final_score(board.player, board.opponent) * DISC;
+                return Discs(Self::final_score(board.player, board.opponent)).to_value();
             }
             return -self.midgame(board.pass(), &indices.after_pass(), depth, -beta, -alpha);
         }
-        let mut best = -INF * DISC;
+        let mut best = -INF_VALUE;
         for x in Bits(moves) {
             self.nodes += 1;
             let child = board.play_unchecked(Square::new(x).expect("bit index"));
             let child_indices = self.child_indices(indices, &board, &child, x);
             let score = -self.midgame(child, &child_indices, depth - 1, -beta, -alpha);
             if self.aborted {
-                return 0;
+                return Value(0);
             }
             if score > best {
                 best = score;

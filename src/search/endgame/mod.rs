@@ -27,6 +27,7 @@ mod midsearch;
 mod nws;
 mod ordering;
 mod probcut;
+mod score;
 mod settings;
 mod shallow;
 
@@ -38,12 +39,13 @@ mod tests;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::tt::{EXACT, NO_LOWER, NO_MOVE, NO_UPPER, TranspositionTable};
+use super::tt::{EXACT, MoveCode, NO_LOWER, NO_UPPER, TranspositionTable};
+use crate::eval::Evaluator;
 use crate::eval::pattern::Direct;
-use crate::eval::{DISC, Evaluator};
 use crate::game::{Board, Move, Othello, Square};
 use ordering::MoveList;
 use probcut::{SELECTIVE_EMPTIES, SELECTIVE_Z};
+pub use score::{Discs, Value};
 use settings::{LARGE_SETTINGS, REVERSED_LARGE_SETTINGS, SMALL_SETTINGS};
 pub(crate) use settings::{OrderWeights, Settings};
 
@@ -67,6 +69,9 @@ const CLOCK_CHECK_INTERVAL: u64 = 4096;
 
 /// A score beyond every final score (in discs).
 const INF: i32 = 65;
+
+/// [`INF`] in the evaluation's units.
+const INF_VALUE: Value = Discs(INF).to_value();
 
 /// The standard-rule final score of a finished game (empties to the winner).
 #[inline]
@@ -215,9 +220,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     }
 
     /// The exact score of `board` within `(alpha, beta)` (fail-soft outside).
-    pub fn solve(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
+    pub fn solve(&mut self, board: Board, alpha: Discs, beta: Discs) -> Discs {
         self.settings_for_root(&board);
-        self.solve_with_settings(board, alpha, beta)
+        Discs(self.solve_with_settings(board, alpha.0, beta.0))
     }
 
     /// [`Self::solve`] under the settings the solver has now.
@@ -300,35 +305,39 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 (false, false) => None,
             };
             if let Some(value) = value {
-                return (value / DISC).clamp(-64, 64);
+                return Value(value).to_discs().0.clamp(-64, 64);
             }
         }
         let indices = self.indices(board);
-        (self.midgame(*board, &indices, GUESS_DEPTH, -INF * DISC, INF * DISC) / DISC).clamp(-64, 64)
+        let value = self.midgame(*board, &indices, GUESS_DEPTH, -INF_VALUE, INF_VALUE);
+        value.to_discs().0.clamp(-64, 64)
     }
 
     /// A best move of `board` and its exact score: every move is solved, each
     /// only as far as it must be to show it is not better than the best so far.
     /// `None` when the game is over; a forced pass is `Move::Pass`.
-    pub fn best_move(&mut self, board: Board) -> Option<(Move, i32)> {
+    pub fn best_move(&mut self, board: Board) -> Option<(Move, Discs)> {
         let moves = board.moves();
         if moves == 0 {
             if board.opponent_moves() == 0 {
                 return None;
             }
-            return Some((Move::Pass, -self.solve(board.pass(), -INF, INF)));
+            return Some((
+                Move::Pass,
+                -self.solve(board.pass(), Discs(-INF), Discs(INF)),
+            ));
         }
         self.settings_for_root(&board);
-        let hash_move = self.tt.probe(self.key(&board)).map_or(NO_MOVE, |h| h.mv);
+        let hash_move = self.hash_move(&board);
         let slot = list_slot(board.empties(), false);
         self.order(&board, moves, hash_move, slot, false);
         if self.aborted {
             return None;
         }
-        let mut best: Option<(Move, i32)> = None;
+        let mut best: Option<(Move, Discs)> = None;
         while let Some(item) = self.lists[slot].next() {
-            let alpha = best.map_or(-INF, |(_, s)| s);
-            let score = -self.solve(item.child, -INF, -alpha);
+            let alpha = best.map_or(Discs(-INF), |(_, s)| s);
+            let score = -self.solve(item.child, Discs(-INF), -alpha);
             if self.aborted {
                 return best;
             }
@@ -340,6 +349,14 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             }
         }
         best
+    }
+
+    /// The best move the table holds for `board`, if any.
+    #[inline]
+    fn hash_move(&self, board: &Board) -> MoveCode {
+        self.tt
+            .probe(self.key(board))
+            .map_or(MoveCode::NONE, |h| MoveCode::new(h.mv))
     }
 
     /// The principal variation stored in the table from `board`, as far as it goes.
@@ -358,7 +375,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             let Some(hit) = self.tt.probe(self.key(&b)) else {
                 break;
             };
-            let Some(sq) = Square::new(hit.mv) else { break };
+            let Some(sq) = MoveCode::new(hit.mv).square() else {
+                break;
+            };
             if b.moves() & sq.bit() == 0 {
                 break;
             }
@@ -383,7 +402,7 @@ impl<const REVERSED: bool> super::Solvable for Othello<REVERSED> {
             context.node_limit.map(|n| n.saturating_sub(context.nodes)),
             context.salt,
         );
-        let score = solver.solve(state.0, -INF, INF);
+        let score = solver.solve(state.0, Discs(-INF), Discs(INF));
         context.nodes += solver.nodes;
         context.aborted = solver.aborted;
         let pv = if solver.aborted {
@@ -391,6 +410,6 @@ impl<const REVERSED: bool> super::Solvable for Othello<REVERSED> {
         } else {
             solver.pv(state.0)
         };
-        Some((score * DISC, pv))
+        Some((score.to_value().0, pv))
     }
 }

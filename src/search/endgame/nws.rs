@@ -5,13 +5,13 @@
 use super::ordering::Item;
 use super::probcut::PROBCUT_EMPTIES;
 use super::settings::EVAL_ORDER_EMPTIES;
-use super::{INF, Solver, list_slot};
+use super::{Discs, INF, Solver, Value, list_slot};
 use crate::cpu::{Isa, isa_versions, with_isa};
+use crate::eval::Evaluator;
 use crate::eval::stability::stable_discs_at_least;
-use crate::eval::{DISC, Evaluator};
 use crate::game::bitboard::CORNERS;
 use crate::game::{Board, Othello};
-use crate::search::tt::{DEPTH_LIMITED, EXACT, NO_MOVE, NO_UPPER, bounds};
+use crate::search::tt::{DEPTH_LIMITED, EXACT, MoveCode, NO_UPPER, bounds};
 
 impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVERSED, E> {
     /// Null-window search: is the score above `alpha`? Fail-soft.
@@ -106,26 +106,27 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // same tree; a table cutoff wastes the ordering, yet it pays).
         let slot = list_slot(empties, passed);
         if ordered_early {
-            self.order(&board, moves, NO_MOVE, slot, !expect_cut);
+            self.order(&board, moves, MoveCode::NONE, slot, !expect_cut);
             if self.aborted {
                 return 0;
             }
         }
-        let mut hash_move = NO_MOVE;
+        let mut hash_move = MoveCode::NONE;
         if let Some(hit) = self.tt.probe(key) {
             // A midgame search's best move is a poor first try for a
             // null-window solve (fastest-first does better); only moves of
             // searches to the end, selective ones too, are trusted here.
             if hit.level != DEPTH_LIMITED {
-                hash_move = hit.mv;
+                hash_move = MoveCode::new(hit.mv);
             }
             if hit.level >= self.level
-                && let Some(score) = hit.cutoff(alpha * DISC, (alpha + 1) * DISC)
+                && let Some(score) =
+                    hit.cutoff(Discs(alpha).to_value().0, Discs(alpha + 1).to_value().0)
             {
                 if hit.level != EXACT {
                     self.approximations += 1;
                 }
-                return score / DISC;
+                return Value(score).to_discs().0;
             }
         }
 
@@ -150,8 +151,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // moves to play, a node not ordered early is one those searches rank.)
         let mut evaluate_later = self.settings.evaluate_after_hash_move
             && !ordered_early
-            && hash_move != NO_MOVE
-            && moves & (1u64 << hash_move) != 0;
+            && hash_move.square().is_some_and(|sq| moves & sq.bit() != 0);
         if ordered_early {
             if let Some(child_key) = self.lists[slot].promote(hash_move)
                 && self.children_use_table(empties)
@@ -175,28 +175,28 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let etc = if empties >= self.settings.etc_empties
             && (expect_cut || self.settings.etc_where_all_expected)
         {
-            self.lists[slot].len
+            self.lists[slot].len()
         } else {
             0
         };
         for i in 0..etc {
-            let item = self.lists[slot].items[i];
+            let item = self.lists[slot].items()[i];
             if let Some(hit) = self.tt.probe(item.child_key)
                 && hit.level >= self.level
                 && hit.upper != NO_UPPER
-                && -(hit.upper / DISC) > alpha
+                && -Value(hit.upper).to_discs().0 > alpha
             {
                 if hit.level != EXACT {
                     self.approximations += 1;
                 }
-                let score = -(hit.upper / DISC);
+                let score = -Value(hit.upper).to_discs().0;
                 self.store(
                     key,
                     empties,
                     score,
                     alpha,
                     alpha + 1,
-                    item.square,
+                    MoveCode::new(item.square),
                     approximations,
                 );
                 return score;
@@ -204,7 +204,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
 
         let mut best = -INF;
-        let mut best_move = NO_MOVE;
+        let mut best_move = MoveCode::NONE;
         let mut searched = 0;
         while let Some(item) = self.lists[slot].next() {
             if searched == 1 && expect_cut {
@@ -221,7 +221,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             }
             if score > best {
                 best = score;
-                best_move = item.square;
+                best_move = MoveCode::new(item.square);
                 if score > alpha {
                     break;
                 }
@@ -271,7 +271,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             return self.solve_1(board.player, board.opponent, x);
         }
         let key = self.key(&board);
-        let hash_move = self.tt.probe(key).map_or(NO_MOVE, |h| h.mv);
+        let hash_move = self
+            .tt
+            .probe(key)
+            .map_or(MoveCode::NONE, |h| MoveCode::new(h.mv));
         let alpha_in = alpha;
         let approximations = self.approximations;
         let slot = list_slot(empties, passed);
@@ -280,7 +283,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             return 0;
         }
         let mut best = -INF;
-        let mut best_move = NO_MOVE;
+        let mut best_move = MoveCode::NONE;
         let mut searched = 0;
         while let Some(item) = self.lists[slot].next() {
             let first = searched == 0;
@@ -303,7 +306,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             }
             if score > best {
                 best = score;
-                best_move = item.square;
+                best_move = MoveCode::new(item.square);
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
@@ -325,7 +328,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     }
 
     /// Records in the table what a search of window `(alpha, beta)` that
-    /// returned `best` proved, in the table's units: as exact when nothing
+    /// returned `best` (all in discs) proved, in the table's units (evaluation
+    /// units, [`Value`]): as exact when nothing
     /// approximate was used since the count was `approximations`.
     #[inline]
     #[allow(clippy::too_many_arguments)]
@@ -336,16 +340,18 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         best: i32,
         alpha: i32,
         beta: i32,
-        mv: u8,
+        mv: MoveCode,
         approximations: u64,
     ) {
-        let (lower, upper) = bounds(best * DISC, alpha * DISC, beta * DISC);
+        let value = |score: i32| Discs(score).to_value().0;
+        let (lower, upper) = bounds(value(best), value(alpha), value(beta));
         let level = if self.approximations == approximations {
             EXACT
         } else {
             self.level
         };
-        self.tt.store(key, empties as u8, level, lower, upper, mv);
+        self.tt
+            .store(key, empties as u8, level, lower, upper, mv.raw());
     }
 
     /// An upper bound on the score from the discs that can never change colour,

@@ -3,13 +3,15 @@
 
 use super::last::odd_quadrants;
 use super::settings::{EVAL_ORDER_EMPTIES, FAR_VALUE_EMPTIES, W_VALUE_FAR};
-use super::{INF, Solver};
+use super::{INF_VALUE, Solver};
 use crate::cpu::{isa_versions, with_isa};
+use crate::eval::Evaluator;
 use crate::eval::stability::corner_discs;
-use crate::eval::{DISC, Evaluator};
 use crate::game::bitboard::Bits;
 use crate::game::flip::{flips_with, legal_moves_with};
 use crate::game::{Board, Othello, Square};
+use crate::search::movelist::{self, Keyed, SwapLast};
+use crate::search::tt::MoveCode;
 
 /// How good a square is to take, by its place alone: corners and the edges
 /// away from them high, the squares next to corners (X and C) low, the centre
@@ -70,7 +72,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         &mut self,
         board: &Board,
         moves: u64,
-        hash_move: u8,
+        hash_move: MoveCode,
         slot: usize,
         expect_all: bool,
     ) {
@@ -89,7 +91,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         &mut self,
         board: &Board,
         moves: u64,
-        hash_move: u8,
+        hash_move: MoveCode,
         slot: usize,
         expect_all: bool,
     ) {
@@ -104,14 +106,14 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             isa,
             board: &Board,
             moves: u64,
-            hash_move: u8,
+            hash_move: MoveCode,
             slot: usize,
             expect_all: bool,
         ) {
             if self.lists.len() <= slot {
                 self.lists.resize_with(slot + 1, MoveList::default);
             }
-            self.lists[slot].len = 0;
+            self.lists[slot].clear();
             let empties = board.empties();
             let odd = odd_quadrants(board.empty());
             let w = self.settings.order;
@@ -139,7 +141,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 };
                 // The child's search needs its moves too: computed once here.
                 let replies = legal_moves_with(isa, child.player, child.opponent);
-                let key = if x == hash_move {
+                let key = if MoveCode::new(x) == hash_move {
                     i32::MAX
                 } else {
                     // Fastest first: few replies (corners count more), few
@@ -181,18 +183,20 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         };
         let indices = self.indices(board);
         let before = self.nodes;
-        for i in 0..self.lists[slot].len {
-            let item = self.lists[slot].items[i];
+        for i in 0..self.lists[slot].len() {
+            let item = self.lists[slot].items()[i];
             if item.key == i32::MAX {
                 continue;
             }
             let child_indices = self.child_indices(&indices, board, &item.child, item.square);
-            let value =
-                -self.midgame(item.child, &child_indices, depth, -INF * DISC, INF * DISC) / DISC;
+            let value = -self
+                .midgame(item.child, &child_indices, depth, -INF_VALUE, INF_VALUE)
+                .to_discs()
+                .0;
             if self.aborted {
                 break;
             }
-            self.lists[slot].items[i].key += value * weight;
+            self.lists[slot].items_mut()[i].key += value * weight;
         }
         self.ordering_nodes += self.nodes - before;
     }
@@ -204,15 +208,14 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     pub(super) fn prefetch_unsearched(&self, item: &Item, slot: usize, empties: u32) {
         if self.children_use_table(empties) && empties < self.settings.etc_empties {
             self.tt.prefetch(item.child_key);
-            let list = &self.lists[slot];
-            for rest in &list.items[..list.len] {
+            for rest in self.lists[slot].items() {
                 self.tt.prefetch(rest.child_key);
             }
         }
     }
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub(super) struct Item {
     pub(super) square: u8,
     pub(super) child: Board,
@@ -227,64 +230,29 @@ pub(super) struct Item {
     pub(super) replies: u64,
 }
 
-/// A fixed-capacity move list (64 holds the moves of any board).
-pub(super) struct MoveList {
-    pub(super) items: [Item; 64],
-    pub(super) len: usize,
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList {
-            items: [Item {
-                square: 0,
-                child: Board::new(0, 0),
-                child_key: 0,
-                key: 0,
-                replies: 0,
-            }; 64],
-            len: 0,
-        }
+impl Keyed for Item {
+    #[inline]
+    fn key(&self) -> i32 {
+        self.key
     }
 }
+
+/// The solver's move list: the last item fills a taken one's place.
+pub(super) type MoveList = movelist::MoveList<Item, SwapLast>;
 
 impl MoveList {
-    #[inline]
-    pub(super) fn push(&mut self, item: Item) {
-        self.items[self.len] = item;
-        self.len += 1;
-    }
-
     /// Puts the move on `square` first, as [`Solver::order`] ranks a hash move,
-    /// and gives its child's hash key (no move has the code of
-    /// [`NO_MOVE`](crate::search::tt::NO_MOVE): nothing changes then).
+    /// and gives its child's hash key (nothing changes for
+    /// [`MoveCode::NONE`]).
     #[inline]
-    pub(super) fn promote(&mut self, square: u8) -> Option<u64> {
+    pub(super) fn promote(&mut self, square: MoveCode) -> Option<u64> {
         let mut child_key = None;
-        for item in &mut self.items[..self.len] {
-            if item.square == square {
+        for item in self.items_mut() {
+            if MoveCode::new(item.square) == square {
                 item.key = i32::MAX;
                 child_key = Some(item.child_key);
             }
         }
         child_key
-    }
-
-    /// Takes the remaining item with the highest key.
-    #[inline]
-    pub(super) fn next(&mut self) -> Option<Item> {
-        if self.len == 0 {
-            return None;
-        }
-        let mut best = 0;
-        for i in 1..self.len {
-            if self.items[i].key > self.items[best].key {
-                best = i;
-            }
-        }
-        let item = self.items[best];
-        self.len -= 1;
-        self.items[best] = self.items[self.len];
-        Some(item)
     }
 }

@@ -1,8 +1,8 @@
 //! Probable cutoffs (ProbCut, as in Edax and Egaroucid) and the selective
 //! levels of the passes that use them before the exact one.
 
-use super::Solver;
 use super::settings::SHALLOW;
+use super::{Discs, Solver, Value};
 use crate::eval::{DISC, Evaluator};
 use crate::game::{Board, Othello};
 
@@ -50,10 +50,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     pub(super) fn probcut(&mut self, board: &Board, alpha: i32, empties: u32) -> Option<i32> {
         let z = SELECTIVE_Z[usize::from(self.level) - 1];
         let (depth, sigma) = probcut_search::<REVERSED>(empties);
-        let margin = (z * sigma * f64::from(DISC)) as i32;
-        let high = (alpha + 1) * DISC + margin;
-        let low = alpha * DISC - margin;
-        let estimate = self.eval.evaluate(&Othello(*board));
+        let margin = Value((z * sigma * f64::from(DISC)) as i32);
+        let high = Discs(alpha + 1).to_value() + margin;
+        let low = Discs(alpha).to_value() - margin;
+        let estimate = Value(self.eval.evaluate(&Othello(*board)));
         if depth == 0 {
             return if estimate >= high {
                 Some(alpha + 1)
@@ -65,14 +65,18 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
         // The deeper search costs hundreds of nodes: only where the
         // evaluation alone makes the cut plausible.
-        let slack = (probcut_search::<REVERSED>(PROBCUT_SLACK_EMPTIES).1 * f64::from(DISC)) as i32;
-        if high <= 64 * DISC
+        let slack =
+            Value((probcut_search::<REVERSED>(PROBCUT_SLACK_EMPTIES).1 * f64::from(DISC)) as i32);
+        if high <= Discs(64).to_value()
             && estimate >= high - slack
-            && self.mid_nws(*board, depth, high - 1) >= high
+            && self.mid_nws(*board, depth, high - Value(1)) >= high
         {
             return Some(alpha + 1);
         }
-        if low >= -64 * DISC && estimate <= low + slack && self.mid_nws(*board, depth, low) <= low {
+        if low >= Discs(-64).to_value()
+            && estimate <= low + slack
+            && self.mid_nws(*board, depth, low) <= low
+        {
             return Some(alpha);
         }
         None

@@ -37,7 +37,7 @@ where
     if large_order {
         solver.take_large_settings();
     }
-    solver.solve(board, -INF, INF)
+    solver.solve(board, Discs(-INF), Discs(INF)).0
 }
 
 /// Every set of three squares comes back whole, squares of odd quadrants
@@ -196,11 +196,11 @@ fn large_solves_take_the_settings_of_their_rules() {
     let stop = AtomicBool::new(false);
     let mut tt = TranspositionTable::new(16);
     let mut solver = Solver::<true, _>::new(&mut tt, &HandmadeEval::<true>, &stop, None, None, 0);
-    solver.solve(b, -64, 64);
+    solver.solve(b, Discs(-64), Discs(64));
     assert_eq!(solver.settings, REVERSED_LARGE_SETTINGS);
     let mut tt = TranspositionTable::new(16);
     let mut solver = Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0);
-    solver.solve(b, -64, 64);
+    solver.solve(b, Discs(-64), Discs(64));
     assert_eq!(solver.settings, LARGE_SETTINGS);
     // A small solve keeps the settings of small solves, or those given.
     let small = obf::parse(include_str!("../../../data/obf/fforum-1-19.obf")).unwrap()[0]
@@ -210,18 +210,18 @@ fn large_solves_take_the_settings_of_their_rules() {
     assert!(small.empties() < LARGE_SOLVE_EMPTIES);
     let mut tt = TranspositionTable::new(16);
     let mut solver = Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0);
-    solver.solve(small, -64, 64);
+    solver.solve(small, Discs(-64), Discs(64));
     assert_eq!(solver.settings, SMALL_SETTINGS);
     let mut tt = TranspositionTable::new(16);
     let mut solver = Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0)
         .with_settings(REVERSED_LARGE_SETTINGS);
-    solver.solve(small, -64, 64);
+    solver.solve(small, Discs(-64), Discs(64));
     assert_eq!(solver.settings, REVERSED_LARGE_SETTINGS);
     // A large root still takes the large settings of its rules.
     let mut tt = TranspositionTable::new(16);
     let mut solver = Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0)
         .with_settings(SMALL_SETTINGS);
-    solver.solve(b, -64, 64);
+    solver.solve(b, Discs(-64), Discs(64));
     assert_eq!(solver.settings, LARGE_SETTINGS);
 }
 
@@ -265,7 +265,9 @@ fn with_and_without_selective<const R: bool, E: Evaluator<Othello<R>>>(
 ) -> (i32, i32) {
     let stop = AtomicBool::new(false);
     let mut tt = TranspositionTable::new(16);
-    let with = Solver::<R, E>::new(&mut tt, eval, &stop, None, None, 0).solve(b, -64, 64);
+    let with = Solver::<R, E>::new(&mut tt, eval, &stop, None, None, 0)
+        .solve(b, Discs(-64), Discs(64))
+        .0;
     let mut tt = TranspositionTable::new(16);
     let without = Solver::<R, E>::new(&mut tt, eval, &stop, None, None, 0).aspiration(b, -64, 64);
     (with, without)
@@ -284,9 +286,9 @@ fn windows_beyond_64_cost_nothing_extra() {
     let stop = AtomicBool::new(false);
     let mut tt = TranspositionTable::new(16);
     let mut s = Solver::<false, _>::new(&mut tt, &evals.othello, &stop, None, Some(20_000_000), 0);
-    let score = s.solve(b, -INF, INF);
+    let score = s.solve(b, Discs(-INF), Discs(INF));
     assert!(!s.aborted, "over 20 M nodes (5.6 M when measured)");
-    assert_eq!(score, 64);
+    assert_eq!(score, Discs(64));
 }
 
 /// A node limit (as a stop or a deadline) is seen within a few nodes,
@@ -306,7 +308,7 @@ fn limits_are_seen_inside_orderings() {
     for limit in [1, 1_000, 30_000, 1_000_000] {
         tt.clear();
         let mut s = Solver::<false, _>::new(&mut tt, &evals.othello, &stop, None, Some(limit), 0);
-        s.solve(b, -64, 64);
+        s.solve(b, Discs(-64), Discs(64));
         assert!(s.aborted);
         assert!(
             s.nodes <= limit + 2 * 1957,
