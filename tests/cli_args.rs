@@ -375,6 +375,34 @@ fn hash_is_checked_everywhere_against_the_ugi_range() {
     assert!(out.contains("Bench:"), "{out}");
 }
 
+/// `--selectivity` takes the levels of the UGI `Selectivity` option, in
+/// every command that plays.
+#[test]
+fn selectivity_is_checked_against_the_ugi_levels() {
+    let (_, out, _) = orca_with(&["ugi"], "ugi\nquit\n");
+    assert!(
+        out.contains(
+            "option name Selectivity type combo default 73 var 73 var 87 var 95 var 99 var 100"
+        ),
+        "{out}"
+    );
+    for command in ["gtp", "nboard", "play"] {
+        for bad in ["0", "80", "101", "+73", "x"] {
+            let (code, _, err) = orca(&[command, "--selectivity", bad]);
+            assert_eq!(code, 2, "{command} --selectivity {bad}: {err}");
+            assert!(
+                err.contains("expected one of 73, 87, 95, 99, 100"),
+                "{command} --selectivity {bad}: {err}"
+            );
+        }
+    }
+    for good in ["73", "100"] {
+        let (code, out, err) = orca_with(&["gtp", "--selectivity", good], "name\nquit\n");
+        assert_eq!(code, 0, "{err}");
+        assert!(out.starts_with("= Orca"), "{out}");
+    }
+}
+
 #[test]
 fn solve_threads_are_bounded() {
     for bad in ["0", "257", "100000"] {

@@ -277,9 +277,9 @@ fn solve_estimate(empties: u32) -> Duration {
 }
 
 /// The midgame search of Othello under these rules: iterative deepening from
-/// depth 1 with aspiration windows, the selectivity of [`Selectivity::DEFAULT`],
-/// and the exact solver once the end is near. One report per finished
-/// iteration through `on_iteration`.
+/// depth 1 with aspiration windows, the selectivity of the limits
+/// ([`Selectivity::DEFAULT`] unless set), and the exact solver once the end
+/// is near. One report per finished iteration through `on_iteration`.
 pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     state: &Othello<REVERSED>,
     eval: &E,
@@ -327,6 +327,7 @@ pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     let mut scratch = Scratch::default();
     let mut search =
         Midgame::<REVERSED, E>::new(eval, tt, stop, hard_deadline, limits.nodes, &mut scratch);
+    search.set_selectivity(limits.selectivity);
     let node = search.root_node(board);
     // A move is always ready: the first in order, until an iteration finishes.
     let mut best_move = search.first_move(&node);

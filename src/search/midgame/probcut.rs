@@ -50,6 +50,29 @@ impl Selectivity {
     pub fn percent(self) -> u8 {
         LEVELS.get(usize::from(self.0)).map_or(100, |&(_, p)| p)
     }
+
+    /// The level of `percent` (73, 87, 95, 99, or 100 for full width), if
+    /// there is one.
+    pub fn from_percent(percent: u8) -> Option<Selectivity> {
+        Selectivity::ALL
+            .into_iter()
+            .find(|level| level.percent() == percent)
+    }
+
+    /// The percentages of every level, for messages: `73, 87, 95, 99, 100`.
+    pub fn choices() -> String {
+        Selectivity::ALL
+            .iter()
+            .map(|level| level.percent().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl Default for Selectivity {
+    fn default() -> Self {
+        Selectivity::DEFAULT
+    }
 }
 
 impl fmt::Display for Selectivity {
@@ -233,5 +256,11 @@ mod tests {
         }));
         assert_eq!(Selectivity::NONE.percent(), 100);
         assert_eq!(Selectivity::NONE.to_string(), "100%");
+        for level in Selectivity::ALL {
+            assert_eq!(Selectivity::from_percent(level.percent()), Some(level));
+        }
+        assert_eq!(Selectivity::from_percent(100), Some(Selectivity::NONE));
+        assert_eq!(Selectivity::from_percent(80), None);
+        assert_eq!(Selectivity::choices(), "73, 87, 95, 99, 100");
     }
 }

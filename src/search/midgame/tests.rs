@@ -264,3 +264,48 @@ fn a_forced_pass_is_searched_from_the_other_side() {
     assert_eq!(last.pv[0], Move::Pass);
     assert_eq!(reports.last(), Some(&last));
 }
+
+#[test]
+fn think_searches_at_the_selectivity_of_its_limits() {
+    let evals = Evaluators::default();
+    let boards: Vec<Board> = random_positions(3, 40)
+        .into_iter()
+        .filter(|b| b.empties() >= 30 && b.moves() != 0)
+        .take(4)
+        .collect();
+    assert_eq!(boards.len(), 4);
+    let run = |board: Board, depth: u32, selectivity: Selectivity| {
+        let mut tt = TranspositionTable::new(4);
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            selectivity,
+            ..Limits::depth(depth)
+        };
+        let mut levels = Vec::new();
+        let r = think(
+            &Othello::<false>(board),
+            &evals.othello,
+            &mut tt,
+            &limits,
+            &stop,
+            &mut |it| levels.push(it.selectivity),
+        );
+        let last = r.last.expect("an iteration finished");
+        assert!(!last.exact);
+        assert!(levels.iter().all(|&p| p == selectivity.percent()));
+        (last.score, r.nodes)
+    };
+    let (mut full_nodes, mut selective_nodes) = (0, 0);
+    for &board in &boards {
+        // Full width through `think` is plain minimax: the table only holds
+        // shallower results from earlier iterations.
+        let (score, _) = run(board, 4, Selectivity::NONE);
+        assert_eq!(score, minimax::<false, _>(&evals.othello, board, 4));
+        full_nodes += run(board, 9, Selectivity::NONE).1;
+        selective_nodes += run(board, 9, Selectivity::DEFAULT).1;
+    }
+    assert!(
+        full_nodes > selective_nodes,
+        "full width {full_nodes} nodes, selective {selective_nodes}"
+    );
+}
