@@ -191,7 +191,7 @@ fn depth(args: &DepthArgs, evaluators: &Evaluators) -> i32 {
             by_depth[r.depth as usize].push((r.elapsed.as_secs_f64() * 1e3, r.nodes));
         }
     }
-    println!("depth  reached  median ms    median nodes");
+    println!("depth  reached  median ms    median nodes  geomean nodes");
     for (d, results) in by_depth.iter_mut().enumerate().skip(1) {
         if results.is_empty() {
             continue;
@@ -200,16 +200,23 @@ fn depth(args: &DepthArgs, evaluators: &Evaluators) -> i32 {
         let missing = count - results.len();
         let mut times: Vec<f64> = results.iter().map(|r| r.0).collect();
         let mut nodes: Vec<u64> = results.iter().map(|r| r.1).collect();
+        // Over the positions that reached the depth: comparable between
+        // builds that all reach it, and steadier than the median.
+        let geomean =
+            (nodes.iter().map(|&n| (n.max(1) as f64).ln()).sum::<f64>() / nodes.len() as f64).exp();
         times.extend(std::iter::repeat_n(f64::INFINITY, missing));
         nodes.extend(std::iter::repeat_n(u64::MAX, missing));
         times.sort_by(f64::total_cmp);
         nodes.sort_unstable();
         let (t, n) = (times[count / 2], nodes[count / 2]);
         if t.is_finite() {
-            println!("{d:>5}  {:>3}/{count}  {t:>9.1}  {n:>14}", results.len());
+            println!(
+                "{d:>5}  {:>3}/{count}  {t:>9.1}  {n:>14}  {geomean:>13.0}",
+                results.len()
+            );
         } else {
             println!(
-                "{d:>5}  {:>3}/{count}  {:>9}  {:>14}",
+                "{d:>5}  {:>3}/{count}  {:>9}  {:>14}  {geomean:>13.0}",
                 results.len(),
                 "-",
                 "-"
