@@ -11,6 +11,9 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::Fast;
+use crate::cpu::{Avx512, Isa, Portable, with_isa};
 use crate::game::{Game, UnknownName};
 
 /// How a pass counts against the depth.
@@ -46,7 +49,55 @@ impl fmt::Display for PassRule {
 
 /// Leaves of the game tree below `state` at `depth` plies.
 pub fn perft<G: Game>(state: &G, depth: u32, rule: PassRule) -> u64 {
-    expand(state, depth, rule, |child, d| perft(child, d, rule))
+    match Avx512::detect() {
+        Some(avx512) => count(avx512, state, depth, rule),
+        None => with_isa!(isa => count(isa, state, depth, rule)),
+    }
+}
+
+/// [`perft`] with the instruction set `isa`. The state goes by value: the
+/// compiler passes it in registers then, not through memory.
+#[inline(always)]
+fn count<G: Game, I: Isa>(isa: I, state: &G, depth: u32, rule: PassRule) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(avx512) = isa.avx512() {
+        // SAFETY: an `Avx512` exists only on a CPU with these features.
+        return unsafe { count_avx512(avx512, *state, depth, rule) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(fast) = isa.fast() {
+        // SAFETY: a `Fast` exists only on a CPU with these features.
+        return unsafe { count_fast(fast, *state, depth, rule) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = isa;
+    count_portable(*state, depth, rule)
+}
+
+/// [`perft`] compiled with the fast kernels' features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn count_fast<G: Game>(isa: Fast, state: G, depth: u32, rule: PassRule) -> u64 {
+    expand(isa, &state, depth, rule, |child, d| {
+        count(isa, child, d, rule)
+    })
+}
+
+/// [`perft`] compiled with AVX-512 F and VL too (which merge the kernels'
+/// logic operations three at a time).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl")]
+fn count_avx512<G: Game>(isa: Avx512, state: G, depth: u32, rule: PassRule) -> u64 {
+    expand(isa, &state, depth, rule, |child, d| {
+        count(isa, child, d, rule)
+    })
+}
+
+/// [`perft`] compiled for the build floor.
+fn count_portable<G: Game>(state: G, depth: u32, rule: PassRule) -> u64 {
+    expand(Portable, &state, depth, rule, |child, d| {
+        count(Portable, child, d, rule)
+    })
 }
 
 /// Subtrees at least this deep check the stop flag before they start; smaller
@@ -56,25 +107,47 @@ const STOP_CHECK_DEPTH: u32 = 6;
 /// [`perft`] that gives up when `stop` is set; the count is then partial, and the
 /// caller tells by the flag.
 pub fn perft_until<G: Game>(state: &G, depth: u32, rule: PassRule, stop: &AtomicBool) -> u64 {
+    match Avx512::detect() {
+        Some(avx512) => count_until(avx512, state, depth, rule, stop),
+        None => with_isa!(isa => count_until(isa, state, depth, rule, stop)),
+    }
+}
+
+/// [`perft_until`] with the instruction set `isa` for the subtrees; the few
+/// nodes near the root, where the flag is checked, use the portable kernels
+/// (the fast ones are inlined only into the fast copies).
+fn count_until<G: Game, I: Isa>(
+    isa: I,
+    state: &G,
+    depth: u32,
+    rule: PassRule,
+    stop: &AtomicBool,
+) -> u64 {
     if depth < STOP_CHECK_DEPTH {
-        return perft(state, depth, rule);
+        return count(isa, state, depth, rule);
     }
     if stop.load(Ordering::Relaxed) {
         return 0;
     }
-    expand(state, depth, rule, |child, d| {
-        perft_until(child, d, rule, stop)
+    expand(Portable, state, depth, rule, |child, d| {
+        count_until(isa, child, d, rule, stop)
     })
 }
 
 /// One perft node: leaves, game over, the pass conventions and bulk counting
 /// of the last ply; `recurse` counts a child at a given depth.
 #[inline(always)]
-fn expand<G: Game>(state: &G, depth: u32, rule: PassRule, recurse: impl Fn(&G, u32) -> u64) -> u64 {
+fn expand<G: Game, I: Isa>(
+    isa: I,
+    state: &G,
+    depth: u32,
+    rule: PassRule,
+    recurse: impl Fn(&G, u32) -> u64,
+) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = state.legal_moves();
+    let moves = state.legal_moves_with(isa);
     let count = moves.len() as u64;
     if count == 0 {
         return 1; // the game is over before the horizon
@@ -84,14 +157,18 @@ fn expand<G: Game>(state: &G, depth: u32, rule: PassRule, recurse: impl Fn(&G, u
         && let Some(only) = moves.clone().next()
         && Some(only) == G::pass_move()
     {
-        return recurse(&state.play_unchecked(only), depth);
+        return recurse(&state.play_unchecked_with(isa, only), depth);
     }
     if depth == 1 {
         return count;
     }
-    moves
-        .map(|mv| recurse(&state.play_unchecked(mv), depth - 1))
-        .sum()
+    // A plain loop: an iterator adaptor left out of line would be compiled
+    // without the fast copy's features.
+    let mut leaves = 0;
+    for mv in moves {
+        leaves += recurse(&state.play_unchecked_with(isa, mv), depth - 1);
+    }
+    leaves
 }
 
 #[cfg(test)]
@@ -116,6 +193,48 @@ mod tests {
         let start = ReversedOthello::start();
         assert_eq!(perft(&start, 9, PassRule::Ply), PLY[8]);
         assert_eq!(perft(&start, 9, PassRule::Free), FREE_9);
+    }
+
+    /// Both copies of the counter, called directly (the dispatch would
+    /// pick only one), give the reference counts, for both rules of passes
+    /// and both Othello variants.
+    #[test]
+    fn portable_and_fast_copies_count_alike() {
+        let fast = crate::cpu::Fast::detect();
+        let avx512 = Avx512::detect();
+        for rule in [PassRule::Ply, PassRule::Free] {
+            let start = StandardOthello::start();
+            assert_eq!(count(Portable, &start, 8, rule), PLY[7]);
+            if let Some(fast) = fast {
+                assert_eq!(count(fast, &start, 8, rule), PLY[7]);
+            }
+            if let Some(avx512) = avx512 {
+                assert_eq!(count(avx512, &start, 8, rule), PLY[7]);
+            }
+            let reversed = ReversedOthello::start();
+            let expected = if rule == PassRule::Ply {
+                PLY[8]
+            } else {
+                FREE_9
+            };
+            assert_eq!(count(Portable, &reversed, 9, rule), expected);
+            if let Some(fast) = fast {
+                assert_eq!(count(fast, &reversed, 9, rule), expected);
+            }
+            if let Some(avx512) = avx512 {
+                assert_eq!(count(avx512, &reversed, 9, rule), expected);
+            }
+        }
+        let stop = AtomicBool::new(false);
+        let start = StandardOthello::start();
+        assert_eq!(
+            count_until(Portable, &start, 8, PassRule::Ply, &stop),
+            PLY[7]
+        );
+        assert_eq!(
+            crate::cpu::portable_only(|| perft(&start, 8, PassRule::Ply)),
+            PLY[7]
+        );
     }
 
     #[test]

@@ -5,14 +5,15 @@
 //! Every pattern family has one canonical set of squares; its other instances
 //! are the images of that set under the eight board symmetries, so all
 //! instances of a family share one weight table. An instance is read off the
-//! board as it is ([`Direct`]): its squares extracted with `pext` (BMI2) — or
-//! the portable fallback — and a per-instance table turning those bits into
-//! the base-3 index of the canonical reading. ([`Images`], which transforms
+//! board as it is ([`Direct`]): its squares extracted with `pext` (BMI2 when
+//! the CPU has it, else the portable fallback) and a per-instance table
+//! turning those bits into the base-3 index of the canonical reading. ([`Images`], which transforms
 //! the board instead, defines the readings and checks the direct ones.)
 //! Searches that evaluate every child of a node can instead keep the indices
 //! up to date move by move ([`Indices`]): a move changes a few squares, and
 //! adding their digits costs less than reading all the instances again.
 
+use crate::cpu::{Isa, isa_versions, with_isa};
 use crate::game::bitboard::symmetry;
 
 /// One pattern family: its canonical squares (read in increasing bit order)
@@ -178,18 +179,40 @@ static TERNARY: [u32; 1024] = {
     table
 };
 
-/// Parallel bit extract: the bits of `x` selected by `mask`, packed low.
-#[inline]
+/// Parallel bit extract: the bits of `x` selected by `mask`, packed low: the
+/// BMI2 instruction on a CPU with it ([`crate::cpu::fast`]), else
+/// [`pext_portable`].
+#[inline(always)]
 pub fn pext(x: u64, mask: u64) -> u64 {
-    #[cfg(target_feature = "bmi2")]
-    {
-        // SAFETY: this block is compiled only when the target has BMI2.
-        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::fast() {
+        // SAFETY: `fast` holds only on a CPU with BMI2.
+        return unsafe { pext_bmi2(x, mask) };
     }
-    #[cfg(not(target_feature = "bmi2"))]
-    {
-        pext_portable(x, mask)
+    pext_portable(x, mask)
+}
+
+/// [`pext`] with the kernels of `isa`, for the fast copies of hot code
+/// ([`crate::cpu::isa_versions`]): no check of the CPU, the instruction inlined.
+#[inline(always)]
+pub fn pext_with<I: Isa>(isa: I, x: u64, mask: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if isa.fast().is_some() {
+        // SAFETY: a `Fast` exists only on a CPU with BMI2.
+        return unsafe { std::arch::x86_64::_pext_u64(x, mask) };
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = isa;
+    pext_portable(x, mask)
+}
+
+/// The BMI2 `pext` instruction as a function of its own, for code compiled
+/// without BMI2. Only for a CPU with BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+#[inline]
+fn pext_bmi2(x: u64, mask: u64) -> u64 {
+    std::arch::x86_64::_pext_u64(x, mask)
 }
 
 /// The portable `pext`: one mask bit at a time (used without BMI2, and by tests).
@@ -353,12 +376,20 @@ impl Direct {
     /// Every instance's index on the board (`player`, `opponent`), read off
     /// the board.
     pub fn indices(&self, player: u64, opponent: u64) -> Indices {
-        let mut indices = Indices::ZERO;
-        for (i, instance) in self.instances.iter().enumerate() {
-            indices.mover[i] = self.index(instance, player, opponent) as u16;
-            indices.waiter[i] = self.index(instance, opponent, player) as u16;
+        with_isa!(isa => self.indices_with(isa, player, opponent))
+    }
+
+    isa_versions! {
+        /// [`Self::indices`] with the instruction set `isa`.
+        fn indices_with / indices_fast / indices_portable
+        (&self, isa, player: u64, opponent: u64) -> Indices {
+            let mut indices = Indices::ZERO;
+            for (i, instance) in self.instances.iter().enumerate() {
+                indices.mover[i] = self.index_with(isa, instance, player, opponent) as u16;
+                indices.waiter[i] = self.index_with(isa, instance, opponent, player) as u16;
+            }
+            indices
         }
-        indices
     }
 
     /// The indices after the side to move plays on `square`, flipping
@@ -393,6 +424,21 @@ impl Direct {
         let start = instance.start as usize;
         let p = self.ternary[start + pext(player, instance.mask) as usize];
         let o = self.ternary[start + pext(opponent, instance.mask) as usize];
+        usize::from(p) + 2 * usize::from(o)
+    }
+
+    /// [`Self::index`] with the kernels of `isa`.
+    #[inline(always)]
+    pub fn index_with<I: Isa>(
+        &self,
+        isa: I,
+        instance: &Instance,
+        player: u64,
+        opponent: u64,
+    ) -> usize {
+        let start = instance.start as usize;
+        let p = self.ternary[start + pext_with(isa, player, instance.mask) as usize];
+        let o = self.ternary[start + pext_with(isa, opponent, instance.mask) as usize];
         usize::from(p) + 2 * usize::from(o)
     }
 }
@@ -475,7 +521,15 @@ mod tests {
         let mut rng = Rng::new(17);
         for _ in 0..10_000 {
             let (x, m) = (rng.next_u64(), rng.next_u64());
-            assert_eq!(pext(x, m), pext_portable(x, m));
+            let expected = pext_portable(x, m);
+            assert_eq!(pext(x, m), expected);
+            assert_eq!(pext_with(crate::cpu::Portable, x, m), expected);
+            if let Some(fast) = crate::cpu::Fast::detect() {
+                assert_eq!(pext_with(fast, x, m), expected);
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: this CPU has BMI2.
+                assert_eq!(unsafe { pext_bmi2(x, m) }, expected);
+            }
         }
         assert_eq!(pext_portable(0b1011_0110, 0b1111_0000), 0b1011);
     }

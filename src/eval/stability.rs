@@ -93,8 +93,10 @@ static LINES_THROUGH: [[u64; 4]; 64] = {
 const FEW_EMPTIES: u32 = 12;
 
 /// Squares whose line is full along each axis: (horizontal, vertical, a1-h8
-/// diagonals, h1-a8 diagonals).
-#[inline]
+/// diagonals, h1-a8 diagonals). Always inlined, as the two functions below:
+/// the solver's stability test then compiles into each copy of its caller,
+/// the AVX2 one included ([`crate::cpu::isa_versions`]).
+#[inline(always)]
 pub fn full_lines(occupied: u64) -> (u64, u64, u64, u64) {
     let empty = !occupied;
     if empty.count_ones() <= FEW_EMPTIES {
@@ -154,7 +156,7 @@ pub fn stable_discs(own: u64, other: u64) -> u64 {
 
 /// [`stable_discs`] when the full lines are already known (they are shared by both
 /// colours).
-#[inline]
+#[inline(always)]
 pub fn stable_with_full_lines(own: u64, full: (u64, u64, u64, u64)) -> u64 {
     let safe = safe_lines(full);
     // Discs safe on every axis without help from neighbours.
@@ -221,7 +223,7 @@ fn stability_step(own: u64, s: u64, (h_ok, v_ok, dr_ok, dl_ok): (u64, u64, u64, 
 /// only when they bound the score enough to cut. One step of the stability
 /// test with every disc of `own` taken as stable bounds the result from
 /// above (the test only keeps discs), so most calls stop there.
-#[inline]
+#[inline(always)]
 pub fn stable_discs_at_least(own: u64, other: u64, needed: u32) -> Option<u64> {
     let full = full_lines(own | other);
     if stability_step(own, own, safe_lines(full)).count_ones() < needed {

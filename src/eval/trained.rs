@@ -13,7 +13,9 @@ use std::sync::{Arc, OnceLock};
 
 use super::pattern::{Direct, Family, Indices, families};
 use super::{DISC, EVAL_LIMIT, Evaluator};
+use crate::cpu::{Isa, isa_versions, with_isa};
 use crate::game::bitboard::CORNERS;
+use crate::game::flip::legal_moves_with;
 use crate::game::{Board, Move, Othello, Variant};
 
 /// Weight units per disc.
@@ -381,39 +383,57 @@ impl Expanded {
     /// number as [`Weights::raw`], without building a feature list).
     #[inline]
     pub fn raw(&self, board: &Board) -> i32 {
-        let layout = Layout::get();
-        let w = &self.stages[stage(board.empties())];
-        let direct = &layout.direct;
-        let mut sum = 0i32;
-        for instance in &direct.instances {
-            let index = direct.index(instance, board.player, board.opponent);
-            sum += i32::from(w[instance.offset as usize + index]);
+        with_isa!(isa => self.raw_with(isa, board))
+    }
+
+    isa_versions! {
+        /// [`Self::raw`] with the instruction set `isa`.
+        fn raw_with / raw_fast / raw_portable
+        (&self, isa, board: &Board) -> i32 {
+            let layout = Layout::get();
+            let w = &self.stages[stage(board.empties())];
+            let direct = &layout.direct;
+            let mut sum = 0i32;
+            for instance in &direct.instances {
+                let index = direct.index_with(isa, instance, board.player, board.opponent);
+                sum += i32::from(w[instance.offset as usize + index]);
+            }
+            sum + Self::extras(isa, layout, w, board)
         }
-        sum + Self::extras(layout, w, board)
     }
 
     /// [`Self::raw`] with the pattern indices already known.
     #[inline]
     pub fn raw_indexed(&self, board: &Board, indices: &Indices) -> i32 {
-        let layout = Layout::get();
-        let w = &self.stages[stage(board.empties())];
-        let mut sum = 0i32;
-        for (instance, &index) in layout.direct.instances.iter().zip(&indices.mover) {
-            sum += i32::from(w[instance.offset as usize + usize::from(index)]);
+        with_isa!(isa => self.raw_indexed_with(isa, board, indices))
+    }
+
+    isa_versions! {
+        /// [`Self::raw_indexed`] with the instruction set `isa`.
+        pub fn raw_indexed_with / raw_indexed_fast / raw_indexed_portable / raw_indexed_avx512
+        (&self, isa, board: &Board, indices: &Indices) -> i32 {
+            let layout = Layout::get();
+            let w = &self.stages[stage(board.empties())];
+            let mut sum = 0i32;
+            for (instance, &index) in layout.direct.instances.iter().zip(&indices.mover) {
+                sum += i32::from(w[instance.offset as usize + usize::from(index)]);
+            }
+            sum + Self::extras(isa, layout, w, board)
         }
-        sum + Self::extras(layout, w, board)
     }
 
     /// The weights of the features besides patterns: both sides' mobility,
     /// parity and the bias.
-    #[inline]
-    fn extras(layout: &Layout, w: &[i16], board: &Board) -> i32 {
+    #[inline(always)]
+    fn extras<I: Isa>(isa: I, layout: &Layout, w: &[i16], board: &Board) -> i32 {
         let mut sum = 0i32;
         let mobility = |m: u64| {
             (m.count_ones() as usize + (m & CORNERS).count_ones() as usize).min(MAX_MOBILITY)
         };
-        sum += i32::from(w[layout.mobility_player + mobility(board.moves())]);
-        sum += i32::from(w[layout.mobility_opponent + mobility(board.opponent_moves())]);
+        let moves = legal_moves_with(isa, board.player, board.opponent);
+        let replies = legal_moves_with(isa, board.opponent, board.player);
+        sum += i32::from(w[layout.mobility_player + mobility(moves)]);
+        sum += i32::from(w[layout.mobility_opponent + mobility(replies)]);
         if board.empties() % 2 == 1 {
             sum += i32::from(w[layout.parity]);
         }
@@ -429,7 +449,13 @@ impl Expanded {
     /// [`Self::evaluate`] with the pattern indices already known.
     #[inline]
     pub fn evaluate_indexed(&self, board: &Board, indices: &Indices) -> i32 {
-        (self.raw_indexed(board, indices) * DISC / SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        with_isa!(isa => self.evaluate_indexed_with(isa, board, indices))
+    }
+
+    /// [`Self::evaluate_indexed`] with the instruction set `isa`.
+    #[inline(always)]
+    pub fn evaluate_indexed_with<I: Isa>(&self, isa: I, board: &Board, indices: &Indices) -> i32 {
+        (self.raw_indexed_with(isa, board, indices) * DISC / SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }
 
@@ -466,6 +492,16 @@ impl<const REVERSED: bool> Evaluator<Othello<REVERSED>> for TrainedEval<REVERSED
     #[inline]
     fn evaluate_indexed(&self, state: &Othello<REVERSED>, indices: &Indices) -> i32 {
         self.expanded.evaluate_indexed(&state.0, indices)
+    }
+
+    #[inline(always)]
+    fn evaluate_indexed_with<I: Isa>(
+        &self,
+        isa: I,
+        state: &Othello<REVERSED>,
+        indices: &Indices,
+    ) -> i32 {
+        self.expanded.evaluate_indexed_with(isa, &state.0, indices)
     }
 
     /// Fastest first, helped by the weights: few replies, then the position
@@ -514,6 +550,38 @@ mod tests {
                     expanded.evaluate_indexed(&board, &indices),
                     expanded.evaluate(&board)
                 );
+            }
+        }
+    }
+
+    /// The portable copies of the evaluation and of the index reading give
+    /// what the dispatched ones (the AVX2 copies on a CPU with AVX2) give,
+    /// and so does the AVX-512 copy of the indexed evaluation; the weights'
+    /// own feature list agrees.
+    #[test]
+    fn portable_and_fast_copies_evaluate_alike() {
+        use crate::cpu::portable_only;
+        let direct = Layout::get().direct();
+        let weights = random_weights(7);
+        let expanded = Expanded::new(&weights);
+        let mut rng = Rng::new(8);
+        for _ in 0..2000 {
+            let p = rng.next_u64() & rng.next_u64();
+            let o = rng.next_u64() & !p;
+            let board = Board::new(p, o);
+            let indices = direct.indices(p, o);
+            let fast = (expanded.raw(&board), expanded.raw_indexed(&board, &indices));
+            let portable = portable_only(|| {
+                let indices_portable = direct.indices(p, o);
+                assert_eq!(indices_portable, indices);
+                (expanded.raw(&board), expanded.raw_indexed(&board, &indices))
+            });
+            assert_eq!(fast, portable);
+            assert_eq!(fast.0, weights.raw(&board));
+            if let Some(avx512) = crate::cpu::Avx512::detect() {
+                let wide = expanded.evaluate_indexed_with(avx512, &board, &indices);
+                assert_eq!(wide, expanded.evaluate_indexed(&board, &indices));
+                assert_eq!(expanded.raw_indexed_with(avx512, &board, &indices), fast.1);
             }
         }
     }

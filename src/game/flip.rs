@@ -15,6 +15,8 @@
 //! find their first non-opponent square by smearing down the ray rather than
 //! by a leading-zero count, which AVX2 does not have.
 
+use crate::cpu::Isa;
+
 /// Direction offsets (bit index steps) of the four rays towards higher indices:
 /// east, south-west, south, south-east. Their negations are the other four.
 const STEPS: [(i8, i8); 4] = [(0, 1), (1, -1), (1, 0), (1, 1)];
@@ -65,18 +67,42 @@ static RAYS: Rays = build_rays();
 /// Returns 0 when the move flips nothing, that is when it is not legal. The
 /// square must be empty; that is not checked here.
 ///
-/// With AVX2 the eight rays run as two vectors of four ([`flips_avx2`]);
-/// [`flips_portable`] otherwise.
+/// On a CPU with AVX2 ([`crate::cpu::fast`]) the eight rays run as two
+/// vectors of four ([`flips_avx2`]); [`flips_portable`] otherwise.
 #[inline(always)]
 pub fn flips(player: u64, opponent: u64, square: u8) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    {
-        flips_avx2(player, opponent, square)
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::fast() {
+        // SAFETY: `fast` holds only on a CPU with AVX2.
+        return unsafe { flips_avx2(player, opponent, square) };
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    {
-        flips_portable(player, opponent, square)
+    flips_portable(player, opponent, square)
+}
+
+/// [`flips`] with the kernels of `isa`, for the fast copies of the searches
+/// ([`crate::cpu::isa_versions`]): no check of the CPU, and the AVX2 code
+/// always inlined (called outside a fast copy, its instructions would not be).
+#[inline(always)]
+pub fn flips_with<I: Isa>(isa: I, player: u64, opponent: u64, square: u8) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if isa.fast().is_some() {
+        // SAFETY: a `Fast` exists only on a CPU with AVX2.
+        return unsafe { flips_avx2_inline(player, opponent, square) };
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = isa;
+    flips_portable(player, opponent, square)
+}
+
+/// [`flips`] in two vectors of four rays: [`flips_avx2_inline`] as a
+/// function of its own, for code compiled without AVX2. Only for a CPU with
+/// AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn flips_avx2(player: u64, opponent: u64, square: u8) -> u64 {
+    // SAFETY: this function runs only on a CPU with AVX2.
+    unsafe { flips_avx2_inline(player, opponent, square) }
 }
 
 /// [`flips`] in two vectors of four rays, without the leading-zero count
@@ -85,9 +111,13 @@ pub fn flips(player: u64, opponent: u64, square: u8) -> u64 {
 /// (three variable shifts by one, two and four steps), so no lane leaves the
 /// vector. The portable code computes those lanes one by one with scalar
 /// leading-zero counts.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+///
+/// # Safety
+/// Only for a CPU with AVX2, and fast only inlined into code compiled with
+/// it (a `#[target_feature]` function).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn flips_avx2(player: u64, opponent: u64, square: u8) -> u64 {
+unsafe fn flips_avx2_inline(player: u64, opponent: u64, square: u8) -> u64 {
     use std::arch::x86_64::{
         _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_add_epi64, _mm256_and_si256,
         _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64, _mm256_extracti128_si256,
@@ -96,9 +126,8 @@ fn flips_avx2(player: u64, opponent: u64, square: u8) -> u64 {
     };
     let up = &RAYS.up[usize::from(square)];
     let down = &RAYS.down[usize::from(square)];
-    // SAFETY: compiled only when the target has AVX2 (the `cfg` above); the
-    // two loads read the 32 bytes of a `[u64; 4]` of the static ray table
-    // (unaligned loads), everything else works on registers.
+    // SAFETY: the caller runs on a CPU with AVX2; the two loads read the 32
+    // bytes of a `[u64; 4]` of the static ray table (unaligned loads).
     unsafe {
         let up = _mm256_loadu_si256(up.as_ptr().cast());
         let down = _mm256_loadu_si256(down.as_ptr().cast());
@@ -268,35 +297,61 @@ fn fill_both_ways(player: u64, mask: u64, step: u32) -> u64 {
 
 /// The empty squares where the side owning `player` may legally play.
 ///
-/// With AVX2 the four directions run side by side in one vector (the solver
-/// asks for the moves of every child it orders); [`legal_moves_portable`]
-/// otherwise.
-#[inline]
+/// On a CPU with AVX2 ([`crate::cpu::fast`]) the four directions run side
+/// by side in one vector (the solver asks for the moves of every child it
+/// orders); [`legal_moves_portable`] otherwise.
+#[inline(always)]
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    {
-        legal_moves_avx2(player, opponent)
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::fast() {
+        // SAFETY: `fast` holds only on a CPU with AVX2.
+        return unsafe { legal_moves_avx2(player, opponent) };
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    {
-        legal_moves_portable(player, opponent)
+    legal_moves_portable(player, opponent)
+}
+
+/// [`legal_moves`] with the kernels of `isa`, for the fast copies of the
+/// searches, as [`flips_with`].
+#[inline(always)]
+pub fn legal_moves_with<I: Isa>(isa: I, player: u64, opponent: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if isa.fast().is_some() {
+        // SAFETY: a `Fast` exists only on a CPU with AVX2.
+        return unsafe { legal_moves_avx2_inline(player, opponent) };
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = isa;
+    legal_moves_portable(player, opponent)
+}
+
+/// The legal moves in four vector lanes ([`legal_moves_avx2_inline`]) as a
+/// function of its own, for code compiled without AVX2. Only for a CPU with
+/// AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
+    // SAFETY: this function runs only on a CPU with AVX2.
+    unsafe { legal_moves_avx2_inline(player, opponent) }
 }
 
 /// [`legal_moves_portable`] in four 64-bit lanes, one per direction pair
 /// (east-west, north-south and the two diagonals): the same fill, shifted
 /// left and right by each lane's own step.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+///
+/// # Safety
+/// Only for a CPU with AVX2, and fast only inlined into code compiled with
+/// it (a `#[target_feature]` function).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
+unsafe fn legal_moves_avx2_inline(player: u64, opponent: u64) -> u64 {
     use std::arch::x86_64::{
         _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256,
         _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_or_si256, _mm256_set_epi64x,
         _mm256_set1_epi64x, _mm256_sllv_epi64, _mm256_srlv_epi64,
     };
     let inner = (opponent & super::bitboard::NOT_EDGE_FILES) as i64;
-    // SAFETY: this function is compiled only when the target has AVX2 (the
-    // `cfg` above); the intrinsics work on registers only, no memory.
+    // SAFETY: the caller runs on a CPU with AVX2; no memory is accessed.
     unsafe {
         // Lanes (low to high): steps 1, 8, 7, 9; the vertical lane may run
         // over every opponent disc, the others not across the side files.
@@ -454,8 +509,15 @@ mod tests {
         }
     }
 
+    /// The dispatched functions, the portable ones and (on a CPU with AVX2,
+    /// whatever the dispatch chose) the AVX2 kernels, out of line and
+    /// inlined, all give the naive answers.
     #[test]
     fn matches_naive_on_pseudo_random_boards() {
+        use crate::cpu::{Fast, Portable};
+        let fast = Fast::detect();
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = crate::cpu::cpu_has_fast_features();
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = || {
             state ^= state << 13;
@@ -466,13 +528,32 @@ mod tests {
         for _ in 0..20_000 {
             let a = next();
             let b = next() & !a;
-            assert_eq!(legal_moves(a, b), naive::legal_moves(a, b));
-            assert_eq!(legal_moves_portable(a, b), naive::legal_moves(a, b));
+            let moves = naive::legal_moves(a, b);
+            assert_eq!(legal_moves(a, b), moves);
+            assert_eq!(legal_moves_portable(a, b), moves);
+            assert_eq!(legal_moves_with(Portable, a, b), moves);
+            if let Some(fast) = fast {
+                assert_eq!(legal_moves_with(fast, a, b), moves);
+            }
+            #[cfg(target_arch = "x86_64")]
+            if avx2 {
+                // SAFETY: this CPU has AVX2.
+                assert_eq!(unsafe { legal_moves_avx2(a, b) }, moves);
+            }
             for sq in 0..64 {
                 if (a | b) >> sq & 1 == 0 {
                     let expected = naive::flips(a, b, sq);
                     assert_eq!(flips(a, b, sq), expected, "{a:x} {b:x} {sq}");
                     assert_eq!(flips_portable(a, b, sq), expected, "{a:x} {b:x} {sq}");
+                    assert_eq!(flips_with(Portable, a, b, sq), expected);
+                    if let Some(fast) = fast {
+                        assert_eq!(flips_with(fast, a, b, sq), expected);
+                    }
+                    #[cfg(target_arch = "x86_64")]
+                    if avx2 {
+                        // SAFETY: this CPU has AVX2.
+                        assert_eq!(unsafe { flips_avx2(a, b, sq) }, expected);
+                    }
                 }
             }
         }

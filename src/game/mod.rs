@@ -19,6 +19,8 @@ use std::fmt;
 use std::hash::Hash;
 use std::str::FromStr;
 
+use crate::cpu::Isa;
+
 pub use any::{AnyMove, AnyPosition};
 pub use board::Board;
 pub use othello::{Othello, ReversedOthello, StandardOthello};
@@ -282,6 +284,21 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
 
     /// The state after a legal move (one returned by `legal_moves`). Unchecked.
     fn play_unchecked(&self, mv: Self::Move) -> Self;
+
+    /// [`Game::legal_moves`] with the kernels of `isa`, for the fast copies of
+    /// the searches ([`crate::cpu`]).
+    #[inline(always)]
+    fn legal_moves_with<I: Isa>(&self, isa: I) -> Self::Moves {
+        let _ = isa;
+        self.legal_moves()
+    }
+
+    /// [`Game::play_unchecked`] with the kernels of `isa`.
+    #[inline(always)]
+    fn play_unchecked_with<I: Isa>(&self, isa: I, mv: Self::Move) -> Self {
+        let _ = isa;
+        self.play_unchecked(mv)
+    }
 
     /// The state after `mv`, or `None` when `mv` is not legal here.
     fn play(&self, mv: Self::Move) -> Option<Self>;

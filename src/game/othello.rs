@@ -15,8 +15,10 @@
 //! protocols and match results.
 
 use super::bitboard::Bits;
+use super::flip::{flips_with, legal_moves_with};
 use super::square::{Move, Square};
 use super::{Board, Color, Game, PositionError, Variant, mix_key};
+use crate::cpu::Isa;
 
 /// Othello with the rules chosen at compile time: `REVERSED = false` is the
 /// standard game (most discs wins), `true` the reversed game (fewest discs wins).
@@ -53,6 +55,16 @@ impl OthelloMoves {
         OthelloMoves {
             squares: Bits(moves),
             pass: moves == 0 && board.opponent_moves() != 0,
+        }
+    }
+
+    /// [`OthelloMoves::of`] with the kernels of `isa`.
+    #[inline(always)]
+    fn of_with<I: Isa>(isa: I, board: &Board) -> OthelloMoves {
+        let moves = legal_moves_with(isa, board.player, board.opponent);
+        OthelloMoves {
+            squares: Bits(moves),
+            pass: moves == 0 && legal_moves_with(isa, board.opponent, board.player) != 0,
         }
     }
 }
@@ -103,6 +115,23 @@ impl<const REVERSED: bool> Game for Othello<REVERSED> {
     #[inline]
     fn play_unchecked(&self, mv: Move) -> Self {
         Othello(self.0.play_move_unchecked(mv))
+    }
+
+    #[inline(always)]
+    fn legal_moves_with<I: Isa>(&self, isa: I) -> OthelloMoves {
+        OthelloMoves::of_with(isa, &self.0)
+    }
+
+    #[inline(always)]
+    fn play_unchecked_with<I: Isa>(&self, isa: I, mv: Move) -> Self {
+        let board = &self.0;
+        Othello(match mv {
+            Move::Pass => board.pass(),
+            Move::Play(sq) => board.apply(
+                sq,
+                flips_with(isa, board.player, board.opponent, sq.index()),
+            ),
+        })
     }
 
     fn play(&self, mv: Move) -> Option<Self> {

@@ -3,8 +3,9 @@
 //! shallow searches order their moves by.
 
 use super::{INF, Solver};
+use crate::cpu::{Isa, isa_versions};
 use crate::eval::Evaluator;
-use crate::game::flip::{flips, last_flip_count};
+use crate::game::flip::{flips_with, last_flip_count};
 use crate::game::{Board, Othello};
 
 /// The four 4x4 quadrants, for parity ordering.
@@ -82,8 +83,9 @@ pub(super) const PARITY_ORDER_4: [[u8; 4]; 16] = {
 };
 
 /// The four empty squares of `empty` in parity order, without the shallow
-/// search's loops over quadrants and classes of squares.
-#[inline]
+/// search's loops over quadrants and classes of squares. Always inlined: left
+/// out of line, it would miss the AVX2 copy's instructions.
+#[inline(always)]
 pub(super) fn parity_order_4(empty: u64) -> [u8; 4] {
     let mut rest = empty;
     let mut squares = [0u8; 4];
@@ -117,12 +119,12 @@ pub(super) fn parity_order_3(empty: u64) -> [u8; 3] {
 /// The discs a move on the empty square `x` flips, 0 when it is not a move:
 /// a square touching none of the opponent's discs is rejected before the
 /// flips are computed.
-#[inline]
-pub(super) fn move_flips(player: u64, opponent: u64, x: u8) -> u64 {
+#[inline(always)]
+pub(super) fn move_flips<I: Isa>(isa: I, player: u64, opponent: u64, x: u8) -> u64 {
     if NEIGHBOURS[x as usize] & opponent == 0 {
         0
     } else {
-        flips(player, opponent, x)
+        flips_with(isa, player, opponent, x)
     }
 }
 
@@ -164,132 +166,119 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         if REVERSED { -standard } else { standard }
     }
 
-    /// The score with two empty squares `x1`, `x2` left (null window above `alpha`).
-    #[inline]
-    pub(super) fn solve_2(
-        &mut self,
-        player: u64,
-        opponent: u64,
-        alpha: i32,
-        x1: u8,
-        x2: u8,
-    ) -> i32 {
-        self.nodes += 1;
-        let mut best = -INF;
-        let f = move_flips(player, opponent, x1);
-        if f != 0 {
-            best = -self.solve_1(opponent ^ f, player ^ f ^ (1u64 << x1), x2);
-            if best > alpha {
-                return best;
-            }
-        }
-        let f = move_flips(player, opponent, x2);
-        if f != 0 {
-            return best.max(-self.solve_1(opponent ^ f, player ^ f ^ (1u64 << x2), x1));
-        }
-        if best > -INF {
-            return best;
-        }
-        // The side to move must pass; the opponent tries the same two squares.
-        let mut best = INF;
-        for (x, other) in [(x1, x2), (x2, x1)] {
-            let f = move_flips(opponent, player, x);
+    isa_versions! {
+        /// The score with two empty squares `x1`, `x2` left (null window above `alpha`).
+        pub(super) fn solve_2 / solve_2_fast / solve_2_portable #[inline]
+        (&mut self, isa, player: u64, opponent: u64, alpha: i32, x1: u8, x2: u8) -> i32 {
+            self.nodes += 1;
+            let mut best = -INF;
+            let f = move_flips(isa, player, opponent, x1);
             if f != 0 {
-                best = best.min(self.solve_1(player ^ f, opponent ^ f ^ (1u64 << x), other));
-                if best <= alpha {
+                best = -self.solve_1(opponent ^ f, player ^ f ^ (1u64 << x1), x2);
+                if best > alpha {
                     return best;
                 }
             }
-        }
-        if best < INF {
-            best
-        } else {
-            Self::final_score(player, opponent)
-        }
-    }
-
-    /// The score with three empty squares left (null window above `alpha`):
-    /// parity order, no table, no stability check (it costs more than it saves
-    /// this near the end).
-    #[inline]
-    pub(super) fn solve_3(
-        &mut self,
-        player: u64,
-        opponent: u64,
-        alpha: i32,
-        empty: u64,
-        passed: bool,
-    ) -> i32 {
-        self.nodes += 1;
-        let [x1, x2, x3] = parity_order_3(empty);
-        let mut best = -INF;
-        for (x, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
-            let f = move_flips(player, opponent, x);
+            let f = move_flips(isa, player, opponent, x2);
             if f != 0 {
-                let score = -self.solve_2(opponent ^ f, player ^ f ^ (1u64 << x), -alpha - 1, a, b);
-                if score > best {
-                    best = score;
-                    if score > alpha {
+                return best.max(-self.solve_1(opponent ^ f, player ^ f ^ (1u64 << x2), x1));
+            }
+            if best > -INF {
+                return best;
+            }
+            // The side to move must pass; the opponent tries the same two squares.
+            let mut best = INF;
+            for (x, other) in [(x1, x2), (x2, x1)] {
+                let f = move_flips(isa, opponent, player, x);
+                if f != 0 {
+                    best = best.min(self.solve_1(player ^ f, opponent ^ f ^ (1u64 << x), other));
+                    if best <= alpha {
                         return best;
                     }
                 }
             }
+            if best < INF {
+                best
+            } else {
+                Self::final_score(player, opponent)
+            }
         }
-        if best > -INF {
-            return best;
-        }
-        if passed {
-            // Neither side can move: the game is over.
-            return Self::final_score(player, opponent);
-        }
-        -self.solve_3(opponent, player, -alpha - 1, empty, true)
     }
 
-    /// The score with four empty squares left (null window above `alpha`): the
-    /// shallow search unrolled, same order and same stability check, so the same
-    /// tree. Never inlined, so that the shallow search that calls it stays small.
-    #[inline(never)]
-    pub(super) fn solve_4(
-        &mut self,
-        player: u64,
-        opponent: u64,
-        alpha: i32,
-        empty: u64,
-        passed: bool,
-    ) -> i32 {
-        self.nodes += 1;
-        if let Some(upper) = self.stability_bound(&Board::new(player, opponent), alpha)
-            && upper <= alpha
-        {
-            return upper;
-        }
-        let mut best = -INF;
-        for x in parity_order_4(empty) {
-            let f = move_flips(player, opponent, x);
-            if f != 0 {
-                let bit = 1u64 << x;
-                let score = -self.solve_3(
-                    opponent ^ f,
-                    player ^ f ^ bit,
-                    -alpha - 1,
-                    empty ^ bit,
-                    false,
-                );
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        return best;
+    isa_versions! {
+        /// The score with three empty squares left (null window above `alpha`):
+        /// parity order, no table, no stability check (it costs more than it saves
+        /// this near the end).
+        pub(super) fn solve_3 / solve_3_fast / solve_3_portable #[inline]
+        (&mut self, isa, player: u64, opponent: u64, alpha: i32, empty: u64, passed: bool) -> i32 {
+            self.nodes += 1;
+            let [x1, x2, x3] = parity_order_3(empty);
+            let mut best = -INF;
+            for (x, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
+                let f = move_flips(isa, player, opponent, x);
+                if f != 0 {
+                    let (p, o) = (opponent ^ f, player ^ f ^ (1u64 << x));
+                    let score = -self.solve_2(isa, p, o, -alpha - 1, a, b);
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            return best;
+                        }
                     }
                 }
             }
+            if best > -INF {
+                return best;
+            }
+            if passed {
+                // Neither side can move: the game is over.
+                return Self::final_score(player, opponent);
+            }
+            -self.solve_3(isa, opponent, player, -alpha - 1, empty, true)
         }
-        if best > -INF {
-            return best;
+    }
+
+    isa_versions! {
+        /// The score with four empty squares left (null window above `alpha`): the
+        /// shallow search unrolled, same order and same stability check, so the same
+        /// tree. Never inlined, so that the shallow search that calls it stays small.
+        pub(super) fn solve_4 / solve_4_fast / solve_4_portable #[inline(never)]
+        (&mut self, isa, player: u64, opponent: u64, alpha: i32, empty: u64, passed: bool) -> i32 {
+            self.nodes += 1;
+            if let Some(upper) = self.stability_bound(isa, &Board::new(player, opponent), alpha)
+                && upper <= alpha
+            {
+                return upper;
+            }
+            let mut best = -INF;
+            for x in parity_order_4(empty) {
+                let f = move_flips(isa, player, opponent, x);
+                if f != 0 {
+                    let bit = 1u64 << x;
+                    let score = -self.solve_3(
+                        isa,
+                        opponent ^ f,
+                        player ^ f ^ bit,
+                        -alpha - 1,
+                        empty ^ bit,
+                        false,
+                    );
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            return best;
+                        }
+                    }
+                }
+            }
+            if best > -INF {
+                return best;
+            }
+            if passed {
+                // Neither side can move: the game is over.
+                return Self::final_score(player, opponent);
+            }
+            -self.solve_4(isa, opponent, player, -alpha - 1, empty, true)
         }
-        if passed {
-            // Neither side can move: the game is over.
-            return Self::final_score(player, opponent);
-        }
-        -self.solve_4(opponent, player, -alpha - 1, empty, true)
     }
 }

@@ -6,6 +6,7 @@ use super::ordering::Item;
 use super::probcut::PROBCUT_EMPTIES;
 use super::settings::EVAL_ORDER_EMPTIES;
 use super::{INF, Solver, list_slot};
+use crate::cpu::{Isa, isa_versions, with_isa};
 use crate::eval::stability::stable_discs_at_least;
 use crate::eval::{DISC, Evaluator};
 use crate::game::bitboard::CORNERS;
@@ -92,7 +93,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let approximations = self.approximations;
 
         // Stability cutoff: discs that can never be lost bound the score.
-        if let Some(upper) = self.stability_bound(&board, alpha)
+        let bound = with_isa!(isa => self.stability_bound(isa, &board, alpha));
+        if let Some(upper) = bound
             && upper <= alpha
         {
             return upper;
@@ -350,7 +352,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// computed only when it might be low enough to cut. How often it cuts
     /// depends on the position (`docs/tuning.md`, "Stability cutoff").
     #[inline(always)]
-    pub(super) fn stability_bound(&self, board: &Board, alpha: i32) -> Option<i32> {
+    pub(super) fn stability_bound<I: Isa>(&self, isa: I, board: &Board, alpha: i32) -> Option<i32> {
         // Standard rules: the opponent keeps its stable discs; reversed rules:
         // the side to move is stuck with its own.
         let (burden_side, other) = if REVERSED {
@@ -365,14 +367,18 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
         // It cuts when 64 - 2 * stable <= alpha.
         let needed = ((65 - alpha) / 2).max(0) as u32;
-        Self::stable_bound(burden_side, other, needed)
+        self.stable_bound(isa, burden_side, other, needed)
     }
 
-    /// The bound itself, out of line: the test above, inlined into every caller,
-    /// turns most nodes away without a call. `None` when fewer than `needed`
-    /// discs can be stable, found after one step of the test: it could not cut.
-    #[inline(never)]
-    pub(super) fn stable_bound(burden_side: u64, other: u64, needed: u32) -> Option<i32> {
-        stable_discs_at_least(burden_side, other, needed).map(|s| 64 - 2 * s.count_ones() as i32)
+    isa_versions! {
+        /// The bound itself, out of line: the test above, inlined into every
+        /// caller, turns most nodes away without a call. `None` when fewer
+        /// than `needed` discs can be stable, found after one step of the
+        /// test: it could not cut.
+        fn stable_bound / stable_bound_fast / stable_bound_portable #[inline(never)]
+        (&self, _isa, burden_side: u64, other: u64, needed: u32) -> Option<i32> {
+            stable_discs_at_least(burden_side, other, needed)
+                .map(|s| 64 - 2 * s.count_ones() as i32)
+        }
     }
 }

@@ -4,9 +4,11 @@
 use super::last::odd_quadrants;
 use super::settings::{EVAL_ORDER_EMPTIES, FAR_VALUE_EMPTIES, W_VALUE_FAR};
 use super::{INF, Solver};
+use crate::cpu::{isa_versions, with_isa};
 use crate::eval::stability::corner_discs;
 use crate::eval::{DISC, Evaluator};
 use crate::game::bitboard::Bits;
+use crate::game::flip::{flips_with, legal_moves_with};
 use crate::game::{Board, Othello, Square};
 
 /// How good a square is to take, by its place alone: corners and the edges
@@ -81,6 +83,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// [`Self::order`] without the evaluation searches: the moves keyed by
     /// their features alone (the hash move first), for a node that runs
     /// those searches later, if at all ([`Self::rank_by_evaluation`]).
+    /// The ranking runs with the instruction set this CPU allows.
+    #[inline]
     pub(super) fn order_by_features(
         &mut self,
         board: &Board,
@@ -89,60 +93,76 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         slot: usize,
         expect_all: bool,
     ) {
-        if self.lists.len() <= slot {
-            self.lists.resize_with(slot + 1, MoveList::default);
-        }
-        self.lists[slot].len = 0;
-        let empties = board.empties();
-        let odd = odd_quadrants(board.empty());
-        let w = self.settings.order;
-        // Children that will probe the table have their buckets loaded now:
-        // all of them where ETC probes them all at once, or where every move
-        // is expected to be searched; nearer the end, at a node expected to
-        // cut, only each child that ranks best so far, as such nodes nearly
-        // always cut on their first move and a CPU keeps only a few misses in
-        // flight: a burst of prefetches stalls on the later ones. The rest
-        // follow if the first move fails to cut ([`Self::prefetch_unsearched`]).
-        let uses_table = self.children_use_table(empties);
-        let prefetch_all = empties >= self.settings.etc_empties || expect_all;
-        let mut best_key = i32::MIN;
-        for x in Bits(moves) {
-            let sq = Square::new(x).expect("bit index");
-            let child = board.play_unchecked(sq);
-            let child_key = if uses_table {
-                let key = self.key(&child);
-                if prefetch_all {
-                    self.tt.prefetch(key);
-                }
-                key
-            } else {
-                0
-            };
-            // The child's search needs its moves too: computed once here.
-            let replies = child.moves();
-            let key = if x == hash_move {
-                i32::MAX
-            } else {
-                // Fastest first: few replies (corners count more), few
-                // squares the opponent may reach later, the odd regions;
-                // in large solves also corner-stable discs and good squares.
-                w.replies_and_parity(replies, x, odd)
-                    - potential_moves(child.opponent, child.empty()).count_ones() as i32
-                        * w.potential
-                    + corner_discs(child.opponent).count_ones() as i32 * w.corner_stable
-                    + SQUARE_VALUE[usize::from(x)] * w.square
-            };
-            if uses_table && !prefetch_all && key > best_key {
-                best_key = key;
-                self.tt.prefetch(child_key);
+        with_isa!(isa => self.features_in(isa, board, moves, hash_move, slot, expect_all))
+    }
+
+    isa_versions! {
+        /// [`Self::order_by_features`] with the instruction set `isa`.
+        fn features_in / features_fast / features_portable
+        (
+            &mut self,
+            isa,
+            board: &Board,
+            moves: u64,
+            hash_move: u8,
+            slot: usize,
+            expect_all: bool,
+        ) {
+            if self.lists.len() <= slot {
+                self.lists.resize_with(slot + 1, MoveList::default);
             }
-            self.lists[slot].push(Item {
-                square: x,
-                child,
-                child_key,
-                key,
-                replies,
-            });
+            self.lists[slot].len = 0;
+            let empties = board.empties();
+            let odd = odd_quadrants(board.empty());
+            let w = self.settings.order;
+            // Children that will probe the table have their buckets loaded now:
+            // all of them where ETC probes them all at once, or where every move
+            // is expected to be searched; nearer the end, at a node expected to
+            // cut, only each child that ranks best so far, as such nodes nearly
+            // always cut on their first move and a CPU keeps only a few misses in
+            // flight: a burst of prefetches stalls on the later ones. The rest
+            // follow if the first move fails to cut ([`Self::prefetch_unsearched`]).
+            let uses_table = self.children_use_table(empties);
+            let prefetch_all = empties >= self.settings.etc_empties || expect_all;
+            let mut best_key = i32::MIN;
+            for x in Bits(moves) {
+                let sq = Square::new(x).expect("bit index");
+                let child = board.apply(sq, flips_with(isa, board.player, board.opponent, x));
+                let child_key = if uses_table {
+                    let key = self.key(&child);
+                    if prefetch_all {
+                        self.tt.prefetch(key);
+                    }
+                    key
+                } else {
+                    0
+                };
+                // The child's search needs its moves too: computed once here.
+                let replies = legal_moves_with(isa, child.player, child.opponent);
+                let key = if x == hash_move {
+                    i32::MAX
+                } else {
+                    // Fastest first: few replies (corners count more), few
+                    // squares the opponent may reach later, the odd regions;
+                    // in large solves also corner-stable discs and good squares.
+                    w.replies_and_parity(replies, x, odd)
+                        - potential_moves(child.opponent, child.empty()).count_ones() as i32
+                            * w.potential
+                        + corner_discs(child.opponent).count_ones() as i32 * w.corner_stable
+                        + SQUARE_VALUE[usize::from(x)] * w.square
+                };
+                if uses_table && !prefetch_all && key > best_key {
+                    best_key = key;
+                    self.tt.prefetch(child_key);
+                }
+                self.lists[slot].push(Item {
+                    square: x,
+                    child,
+                    child_key,
+                    key,
+                    replies,
+                });
+            }
         }
     }
 

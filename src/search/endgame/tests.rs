@@ -352,3 +352,54 @@ fn ffo_1_to_19_best_scores() {
         assert_eq!(Some(solve::<false>(b)), problem.best_score(), "{problem}");
     }
 }
+
+/// The solver's portable copy and its AVX2 copy (on a CPU with AVX2; the
+/// dispatch otherwise picks the portable one both times) search the same
+/// tree: same scores, moves, principal variations and node counts, with
+/// the trained evaluation, on large solves (selective passes, ordering
+/// searches, the fastest-first shallow search) and small ones of both rules.
+#[test]
+fn portable_and_fast_copies_search_the_same_tree() {
+    use crate::cpu::portable_only;
+    use crate::eval::Evaluators;
+    use crate::game::Variant;
+    use crate::solve::{SolveMode, solve};
+    let evals = Evaluators::default();
+    let mut boards: Vec<(Board, Variant)> =
+        obf::parse(include_str!("../../../data/obf/fforum-1-19.obf"))
+            .unwrap()
+            .iter()
+            .take(3)
+            .map(|p| (p.position.state().0, Variant::Othello))
+            .collect();
+    // 18, 19 and 26 empties: large solves, the last with selective passes.
+    let large = obf::parse(include_str!("../../../data/obf/fforum-20-39.obf")).unwrap();
+    for i in [3, 4, 19] {
+        boards.push((large[i].position.state().0, Variant::Othello));
+    }
+    let mut rng = Rng::new(38);
+    for variant in [Variant::Othello, Variant::Reversed] {
+        for _ in 0..4 {
+            let mut g = Othello::<false>::start();
+            let stop_at = 10 + rng.below(7) as u32;
+            while g.empties() > stop_at {
+                match rng.legal_move(&g) {
+                    Some(m) => g = g.play_unchecked(m),
+                    None => break,
+                }
+            }
+            boards.push((g.0, variant));
+        }
+    }
+    let mut tt = TranspositionTable::new(16);
+    for (board, variant) in boards {
+        let mut run = || {
+            tt.clear();
+            let s = solve(board, variant, &evals, &mut tt, SolveMode::Exact, false);
+            (s.score, s.best, s.pv, s.nodes)
+        };
+        let dispatched = run();
+        let portable = portable_only(&mut run);
+        assert_eq!(dispatched, portable, "{board:?} {variant:?}");
+    }
+}
