@@ -157,54 +157,144 @@ pub struct KnownPosition {
     pub move_scores: Vec<(crate::game::Move, i32)>,
 }
 
-/// What one search of a known position got right.
-#[derive(Clone, Copy, Debug, Default)]
+/// What the search of a known position got right at one depth.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AccuracyLine {
+    /// The depth searched.
+    pub depth: u32,
     /// The search chose a move whose exact score is the best.
     pub best_found: bool,
     /// |returned score - exact best score| in discs.
     pub score_error: f64,
-    /// Nodes searched.
+    /// Exact best score - exact score of the chosen move, in discs.
+    pub loss: i32,
+    /// Nodes searched to complete the depth (all iterations up to it).
     pub nodes: u64,
+    /// Time taken to complete the depth.
+    pub elapsed: Duration,
 }
 
-/// Searches `known` at `depth` with `eval` (fresh table) and compares with the
-/// exact scores, solving the chosen move if its score is not known yet.
-pub fn accuracy_of<E: Evaluator<crate::game::StandardOthello>>(
+/// One finished iteration of an accuracy search: what the search said.
+struct Found {
+    depth: u32,
+    chosen: crate::game::Move,
+    score: i32,
+    nodes: u64,
+    elapsed: Duration,
+}
+
+/// Searches `known` with `eval` at `selectivity` to each of `depths`, as
+/// `go depth N` would (a fresh table each time), and compares with the exact
+/// scores, solving a chosen move whose score is not known yet.
+///
+/// Depths below the empties come from one search to the deepest of them:
+/// its iteration at depth `d` is the whole of a search to `d`, since no
+/// iteration below the empties can jump to an exact solve. Deeper ones
+/// (the search may then solve exactly) are searched one by one.
+pub fn accuracy_by_depth<E: Evaluator<crate::game::StandardOthello>>(
     known: &mut KnownPosition,
     eval: &E,
-    depth: u32,
+    depths: &[u32],
+    selectivity: crate::search::Selectivity,
     tt: &mut TranspositionTable,
     solve_eval: &Evaluators,
-) -> AccuracyLine {
-    tt.clear();
-    let stop = AtomicBool::new(false);
+) -> Vec<AccuracyLine> {
     let state = crate::game::Othello::<false>(known.board);
-    let result = think(&state, eval, tt, &Limits::depth(depth), &stop, &mut |_| {});
-    let chosen = result.best_move.expect("known positions are not finished");
-    let score = result.last.map(|it| it.score).unwrap_or(0);
-    let chosen_score = match known.move_scores.iter().find(|(m, _)| *m == chosen) {
-        Some(&(_, s)) => s,
-        None => {
-            let child = state.play_unchecked(chosen).0;
-            tt.clear();
-            let solution = crate::solve::solve(
-                child,
-                Variant::Othello,
-                solve_eval,
-                tt,
-                crate::solve::SolveMode::Exact,
-                false,
-            );
-            known.move_scores.push((chosen, -solution.score));
-            -solution.score
+    let empties = known.board.empties();
+    let mut search = |max_depth: u32, keep: &dyn Fn(u32) -> bool| -> Vec<Found> {
+        tt.clear();
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            selectivity,
+            ..Limits::depth(max_depth)
+        };
+        let mut found = Vec::new();
+        // The move to play after each iteration, as `think` keeps it.
+        let mut chosen = None;
+        let result = think(&state, eval, tt, &limits, &stop, &mut |it| {
+            chosen = it.pv.first().copied().or(chosen);
+            if let Some(chosen) = chosen
+                && keep(it.depth)
+            {
+                found.push(Found {
+                    depth: it.depth,
+                    chosen,
+                    score: it.score,
+                    nodes: it.nodes,
+                    elapsed: it.elapsed,
+                });
+            }
+        });
+        // A search deeper than the empties ends with one exact iteration.
+        if let (Some(last), Some(best)) = (result.last, result.best_move)
+            && !keep(last.depth)
+            && last.exact
+        {
+            found.push(Found {
+                depth: max_depth,
+                chosen: best,
+                score: last.score,
+                nodes: result.nodes,
+                elapsed: result.elapsed,
+            });
         }
+        found
     };
-    AccuracyLine {
-        best_found: chosen_score == known.best,
-        score_error: (f64::from(score) / f64::from(crate::eval::DISC) - f64::from(known.best))
-            .abs(),
-        nodes: result.nodes,
+    let mut found = Vec::new();
+    let shallow: Vec<u32> = depths.iter().copied().filter(|&d| d < empties).collect();
+    if let Some(&deepest) = shallow.iter().max() {
+        found.extend(search(deepest, &|d| shallow.contains(&d)));
+    }
+    for &depth in depths.iter().filter(|&&d| d >= empties) {
+        found.extend(
+            search(depth, &|d| d == depth)
+                .into_iter()
+                .filter(|f| f.depth == depth),
+        );
+    }
+    found
+        .into_iter()
+        .map(|f| {
+            let chosen_score = known.score_of(f.chosen, tt, solve_eval);
+            AccuracyLine {
+                depth: f.depth,
+                best_found: chosen_score == known.best,
+                score_error: (f64::from(f.score) / f64::from(crate::eval::DISC)
+                    - f64::from(known.best))
+                .abs(),
+                loss: known.best - chosen_score,
+                nodes: f.nodes,
+                elapsed: f.elapsed,
+            }
+        })
+        .collect()
+}
+
+impl KnownPosition {
+    /// The exact score of `mv`, solved (and remembered) if not known yet.
+    fn score_of(
+        &mut self,
+        mv: crate::game::Move,
+        tt: &mut TranspositionTable,
+        solve_eval: &Evaluators,
+    ) -> i32 {
+        if let Some(&(_, score)) = self.move_scores.iter().find(|(m, _)| *m == mv) {
+            return score;
+        }
+        let child = crate::game::Othello::<false>(self.board)
+            .play_unchecked(mv)
+            .0;
+        tt.clear();
+        let solution = crate::solve::solve(
+            child,
+            Variant::Othello,
+            solve_eval,
+            tt,
+            crate::solve::SolveMode::Exact,
+            false,
+        );
+        self.move_scores.push((mv, -solution.score));
+        -solution.score
     }
 }
 
@@ -292,5 +382,100 @@ pub fn depth_profile(
         AnyPosition::Othello(p) => profile(p, &evaluators.othello, max_depth, time_limit, tt),
         AnyPosition::Reversed(p) => profile(p, &evaluators.reversed, max_depth, time_limit, tt),
         AnyPosition::TicTacToe(p) => profile(p, &evaluators.tictactoe, max_depth, time_limit, tt),
+    }
+}
+
+#[cfg(test)]
+mod accuracy_tests {
+    use super::*;
+    use crate::search::Selectivity;
+
+    fn known(line: &str) -> KnownPosition {
+        let problem: crate::obf::ObfProblem = line.parse().unwrap();
+        KnownPosition {
+            board: problem.position.state().0,
+            source: "test".into(),
+            best: problem.best_score().unwrap(),
+            move_scores: problem.scores.clone(),
+        }
+    }
+
+    /// The depths of one deeper search are the searches to each depth; a
+    /// depth beyond the empties is an exact solve: best move, no error.
+    #[test]
+    fn accuracy_by_depth_is_a_search_to_each_depth() {
+        let evals = Evaluators::default();
+        let mut tt = TranspositionTable::new(4);
+        // FFO #1, 14 empties, every move scored.
+        let mut k = known(
+            "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;",
+        );
+        for selectivity in [Selectivity::DEFAULT, Selectivity::NONE] {
+            let together = accuracy_by_depth(
+                &mut k,
+                &evals.othello,
+                &[3, 5, 16],
+                selectivity,
+                &mut tt,
+                &evals,
+            );
+            assert_eq!(
+                together.iter().map(|l| l.depth).collect::<Vec<_>>(),
+                [3, 5, 16]
+            );
+            for line in &together {
+                let alone = accuracy_by_depth(
+                    &mut k,
+                    &evals.othello,
+                    &[line.depth],
+                    selectivity,
+                    &mut tt,
+                    &evals,
+                );
+                assert_eq!(
+                    (
+                        alone[0].best_found,
+                        alone[0].score_error,
+                        alone[0].loss,
+                        alone[0].nodes
+                    ),
+                    (line.best_found, line.score_error, line.loss, line.nodes),
+                    "depth {}",
+                    line.depth
+                );
+                let chosen_is_known = line.loss >= 0 && line.best_found == (line.loss == 0);
+                assert!(chosen_is_known, "{line:?}");
+            }
+            let exact = together[2];
+            assert!(exact.best_found && exact.score_error == 0.0 && exact.loss == 0);
+        }
+    }
+
+    /// A chosen move the file does not score is solved: its loss is exact.
+    #[test]
+    fn an_unscored_chosen_move_is_solved() {
+        let evals = Evaluators::default();
+        let mut tt = TranspositionTable::new(4);
+        let full = known(
+            "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;",
+        );
+        let mut k = KnownPosition {
+            move_scores: Vec::new(),
+            ..full.clone()
+        };
+        let line = accuracy_by_depth(
+            &mut k,
+            &evals.othello,
+            &[1],
+            Selectivity::NONE,
+            &mut tt,
+            &evals,
+        )[0];
+        let &[(chosen, score)] = &k.move_scores[..] else {
+            panic!("one move solved: {:?}", k.move_scores);
+        };
+        assert!(full.move_scores.contains(&(chosen, score)));
+        assert_eq!(line.loss, 18 - score);
+        assert_eq!(line.best_found, score == 18);
     }
 }

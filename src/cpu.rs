@@ -12,13 +12,13 @@
 //! - the plain functions (`flip::flips`, `pattern::pext`, ...) check the
 //!   cached answer on each call and call the kernel out of line: for code
 //!   that is not hot enough to copy;
-//! - the hot searches (perft, the solver's last plies and move ranking, the
-//!   evaluation) exist twice ([`isa_versions`]): a copy compiled with AVX2,
-//!   BMI1, BMI2, LZCNT and POPCNT and one for the floor, chosen once where a
-//!   search starts ([`with_isa`]). The copies pass the choice down as a
-//!   zero-sized value ([`Fast`] or [`Portable`]) to the kernels
-//!   (`flip::flips_with`, ...), which the fast copy inlines whole, as a build
-//!   for the CPU would.
+//! - the hot searches (perft, the midgame search, the solver's last plies
+//!   and move ranking, the evaluation) exist twice ([`isa_versions`]): a
+//!   copy compiled with AVX2, BMI1, BMI2, LZCNT and POPCNT and one for the
+//!   floor, chosen once where a search starts ([`with_isa`]). The copies
+//!   pass the choice down as a zero-sized value ([`Fast`] or [`Portable`])
+//!   to the kernels (`flip::flips_with`, ...), which the fast copy inlines
+//!   whole, as a build for the CPU would.
 //!
 //! A build that assumes the features anyway (`-C target-cpu=native` on such a
 //! CPU) answers at compile time. `main` first checks that the CPU has what the
@@ -244,8 +244,9 @@ impl Isa for Fast {
 }
 
 /// [`Fast`] and AVX-512 F and VL: a value exists only on a CPU that has them
-/// ([`Avx512::detect`]). Only perft has copies for it: the solver and the
-/// evaluation measured no gain from it (`docs/tuning.md`).
+/// ([`Avx512::detect`]). Perft and the midgame search (with the evaluation
+/// it calls) have copies for it; the solver measured no gain from them
+/// (`docs/tuning.md`).
 #[derive(Clone, Copy, Debug)]
 pub struct Avx512(());
 
@@ -270,8 +271,16 @@ impl Isa for Avx512 {
 }
 
 /// `$call` with `$isa` bound to the instruction set this CPU allows ([`Fast`]
-/// or [`Portable`]): the one check where a search starts.
+/// or [`Portable`]): the one check where a search starts. `avx512 isa =>`
+/// binds [`Avx512`] too where the CPU has it, for searches with AVX-512
+/// copies.
 macro_rules! with_isa {
+    (avx512 $isa:ident => $call:expr) => {
+        match $crate::cpu::Avx512::detect() {
+            Some($isa) => $call,
+            None => $crate::cpu::with_isa!($isa => $call),
+        }
+    };
     ($isa:ident => $call:expr) => {
         match $crate::cpu::Fast::detect() {
             Some($isa) => $call,
@@ -290,34 +299,44 @@ pub(crate) use with_isa;
 /// body names the instruction set `$isa` and passes it on to the methods and
 /// kernels it calls (`flips_with`, ...), so each copy calls its own kind;
 /// anything it leaves out of line runs without the features. `$copy`
-/// attributes (`inline`) go on both copies; the selector is always inlined.
+/// attributes (`inline`) go on every copy; the selector is always inlined.
+///
+/// A fourth name, `fn name / fast / portable / avx512`, adds a third copy
+/// compiled with AVX-512 F and VL too, which `isa` = [`Avx512`] selects (the
+/// same kernels, their logic merged three operations at a time); without it
+/// an [`Avx512`] runs the fast copy.
 macro_rules! isa_versions {
     (
         $(#[$attr:meta])*
-        $vis:vis fn $name:ident / $fast:ident / $portable:ident $(#[$copy:meta])*
+        $vis:vis fn $name:ident / $fast:ident / $portable:ident $(/ $wide:ident)?
+        $(#[$copy:meta])*
         (&mut $self:ident, $isa:ident $(, $arg:ident: $ty:ty)* $(,)?) $(-> $ret:ty)?
         $body:block
     ) => {
         $crate::cpu::isa_versions!(@copies [$(#[$attr])*] $vis [&mut $self] $self
-            $name $fast $portable [$(#[$copy])*] $isa [$($arg: $ty),*] [$(-> $ret)?] $body);
+            $name $fast $portable [$($wide)?] [$(#[$copy])*] $isa [$($arg: $ty),*]
+            [$(-> $ret)?] $body);
     };
     (
         $(#[$attr:meta])*
-        $vis:vis fn $name:ident / $fast:ident / $portable:ident $(#[$copy:meta])*
+        $vis:vis fn $name:ident / $fast:ident / $portable:ident $(/ $wide:ident)?
+        $(#[$copy:meta])*
         (&$self:ident, $isa:ident $(, $arg:ident: $ty:ty)* $(,)?) $(-> $ret:ty)?
         $body:block
     ) => {
         $crate::cpu::isa_versions!(@copies [$(#[$attr])*] $vis [&$self] $self
-            $name $fast $portable [$(#[$copy])*] $isa [$($arg: $ty),*] [$(-> $ret)?] $body);
+            $name $fast $portable [$($wide)?] [$(#[$copy])*] $isa [$($arg: $ty),*]
+            [$(-> $ret)?] $body);
     };
     (
         @copies [$($attr:tt)*] $vis:vis [$($recv:tt)*] $self:ident
-        $name:ident $fast:ident $portable:ident [$($copy:tt)*]
+        $name:ident $fast:ident $portable:ident [$($wide:ident)?] [$($copy:tt)*]
         $isa:ident [$($arg:ident: $ty:ty),*] [$($ret:tt)*] $body:block
     ) => {
         $($attr)*
         #[inline(always)]
         $vis fn $name<I: $crate::cpu::Isa>($($recv)*, $isa: I, $($arg: $ty),*) $($ret)* {
+            $crate::cpu::isa_versions!(@call_wide [$($wide)?] $self $isa [$($arg),*]);
             #[cfg(target_arch = "x86_64")]
             if let Some(fast) = $crate::cpu::Isa::fast($isa) {
                 // SAFETY: a `Fast` exists only on a CPU with these features.
@@ -327,6 +346,9 @@ macro_rules! isa_versions {
             let _ = $isa;
             $self.$portable($($arg),*)
         }
+
+        $crate::cpu::isa_versions!(@wide_copy [$($wide)?] [$($recv)*] [$($copy)*] $isa
+            [$($arg: $ty),*] [$($ret)*] $body);
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
@@ -338,6 +360,24 @@ macro_rules! isa_versions {
             let $isa = $crate::cpu::Portable;
             $body
         }
+    };
+    (@call_wide [] $self:ident $isa:ident [$($arg:ident),*]) => {};
+    (@call_wide [$wide:ident] $self:ident $isa:ident [$($arg:ident),*]) => {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(wide) = $crate::cpu::Isa::avx512($isa) {
+            // SAFETY: an `Avx512` exists only on a CPU with these features.
+            return unsafe { $self.$wide(wide, $($arg),*) };
+        }
+    };
+    (@wide_copy [] $($rest:tt)*) => {};
+    (
+        @wide_copy [$wide:ident] [$($recv:tt)*] [$($copy:tt)*] $isa:ident
+        [$($arg:ident: $ty:ty),*] [$($ret:tt)*] $body:block
+    ) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl")]
+        $($copy)*
+        fn $wide($($recv)*, $isa: $crate::cpu::Avx512, $($arg: $ty),*) $($ret)* $body
     };
 }
 pub(crate) use isa_versions;

@@ -19,7 +19,7 @@ use crate::game::{AnyMove, AnyPosition, Color, Position};
 use crate::perft::{PassRule, perft_until};
 use crate::search::time::{self, Clock};
 use crate::search::tt::TableError;
-use crate::search::{Iteration, Limits, Searchable, TranspositionTable, think};
+use crate::search::{Iteration, Limits, Searchable, Selectivity, TranspositionTable, think};
 
 /// Default transposition table size in megabytes.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -67,6 +67,9 @@ pub struct GoLimits {
     pub nodes: Option<u64>,
     /// Search until `stop`, and answer only then.
     pub infinite: bool,
+    /// The selectivity of the Othello midgame search (an engine option, not
+    /// a `go` limit: the front ends set it from their settings).
+    pub selectivity: Selectivity,
 }
 
 impl GoLimits {
@@ -111,6 +114,7 @@ impl GoLimits {
             depth: self.depth,
             nodes: self.nodes,
             budget,
+            selectivity: self.selectivity,
         }
     }
 
@@ -468,6 +472,7 @@ fn forced_limits(limits: &Limits, empties: u32) -> Limits {
         depth: Some(limits.depth.map_or(depth, |d| d.min(depth))),
         nodes: Some(limits.nodes.map_or(FORCED_NODES, |n| n.min(FORCED_NODES))),
         budget: Some(time::Budget { soft: hard, hard }),
+        selectivity: limits.selectivity,
     }
 }
 

@@ -263,12 +263,91 @@ fn bench_accuracy_says_how_long_and_how_far() {
     // A short run: the FFO positions only, searched one ply deep.
     let (code, out, err) = orca(&["bench", "accuracy", "--extra", "0", "--depths", "1"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("positions with known exact scores"), "{out}");
+    assert!(out.contains("FFO #20-59 with 24-30 empties"), "{out}");
     for evaluation in ["handmade", "trained"] {
         assert!(
-            err.contains(&format!("at depth 1 with the {evaluation} evaluation")),
+            err.contains(&format!(
+                "at depths [1] at 73% with the {evaluation} evaluation"
+            )),
             "{err}"
         );
+    }
+}
+
+/// The table: a set, selectivities compared, one evaluation; one
+/// row per depth and selectivity.
+#[test]
+fn bench_accuracy_compares_selectivities_on_a_set() {
+    let (code, out, err) = orca(&[
+        "bench",
+        "accuracy",
+        "--set",
+        "hard20",
+        "--first",
+        "3",
+        "--depths",
+        "4,2",
+        "--selectivity",
+        "73,100",
+        "--only",
+        "trained",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "3 positions of 20 empties, hard-20 (data/obf/hard-20.obf), the first 3 of 276"
+        ),
+        "{out}"
+    );
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| depth"))
+        .map(|l| {
+            l.split('|')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+        .collect();
+    let keys: Vec<(&str, &str, &str)> = rows.iter().map(|r| (r[0], r[1], r[2])).collect();
+    assert_eq!(
+        keys,
+        [
+            ("2", "73%", "trained"),
+            ("2", "100%", "trained"),
+            ("4", "73%", "trained"),
+            ("4", "100%", "trained"),
+        ],
+        "{out}"
+    );
+    for row in &rows {
+        assert!(row[3].ends_with("/3)"), "{row:?}");
+        assert_eq!(row.len(), 8, "{row:?}");
+    }
+    let (code, out, err) = orca(&[
+        "bench", "accuracy", "--set", "ffo40-59", "--depths", "1", "--only", "handmade",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("20 positions of 20-34 empties, FFO #40-59"),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.contains("| handmade |")).count(),
+        1,
+        "{out}"
+    );
+    // Self-play positions belong to the default set; levels are the UGI ones.
+    for bad in [
+        &["--set", "hard20", "--extra", "3"][..],
+        &["--set", "ffo40-59", "--seed", "1"],
+        &["--selectivity", "80"],
+        &["--set", "ffo1-19"],
+        &["--only", "random"],
+        &["--depths", "0"],
+    ] {
+        let (code, _, err) = orca(&[&["bench", "accuracy"], bad].concat());
+        assert_eq!(code, 2, "{bad:?}: {err}");
     }
 }
 
@@ -373,6 +452,34 @@ fn hash_is_checked_everywhere_against_the_ugi_range() {
     let (code, out, err) = orca(&["bench", "--depth", "1", "--hash", &min]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Bench:"), "{out}");
+}
+
+/// `--selectivity` takes the levels of the UGI `Selectivity` option, in
+/// every command that plays.
+#[test]
+fn selectivity_is_checked_against_the_ugi_levels() {
+    let (_, out, _) = orca_with(&["ugi"], "ugi\nquit\n");
+    assert!(
+        out.contains(
+            "option name Selectivity type combo default 73 var 73 var 87 var 95 var 99 var 100"
+        ),
+        "{out}"
+    );
+    for command in ["gtp", "nboard", "play"] {
+        for bad in ["0", "80", "101", "+73", "x"] {
+            let (code, _, err) = orca(&[command, "--selectivity", bad]);
+            assert_eq!(code, 2, "{command} --selectivity {bad}: {err}");
+            assert!(
+                err.contains("expected one of 73, 87, 95, 99, 100"),
+                "{command} --selectivity {bad}: {err}"
+            );
+        }
+    }
+    for good in ["73", "100"] {
+        let (code, out, err) = orca_with(&["gtp", "--selectivity", good], "name\nquit\n");
+        assert_eq!(code, 0, "{err}");
+        assert!(out.starts_with("= Orca"), "{out}");
+    }
 }
 
 #[test]

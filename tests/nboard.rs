@@ -425,3 +425,40 @@ fn plain_orca_recognises_nboard() {
     let (mv, _) = go(&mut e);
     assert!(legal(&AnyPosition::start(Variant::Othello)).contains(&mv));
 }
+
+/// `--selectivity` sets the width of `go` and `hint`: full width at 100
+/// (depths without `@`), `D@87%` at 87.
+#[test]
+fn selectivity_flag_sets_the_width_of_go_and_hint() {
+    for (selectivity, mark) in [("100", None), ("87", Some("@87%"))] {
+        let mut e = Orca::start(&["nboard", "--selectivity", selectivity]);
+        e.send("nboard 2");
+        e.send("set depth 6");
+        e.recv();
+        e.send(&format!("set game {}", record("B[F5]")));
+        ping(&mut e, 1);
+        let (_, lines) = go(&mut e);
+        let depths: Vec<&str> = lines
+            .iter()
+            .filter_map(|l| l.strip_prefix("status Orca: depth "))
+            .map(|rest| rest.split_whitespace().next().unwrap())
+            .collect();
+        assert_eq!(depths.len(), 6, "{lines:?}");
+        for (i, depth) in depths.iter().enumerate() {
+            let want = format!("{}{}", i + 1, mark.unwrap_or(""));
+            assert_eq!(depth, &want, "--selectivity {selectivity}: {lines:?}");
+        }
+        ping(&mut e, 2);
+        e.send("hint 1");
+        let lines = e.until("nodestats ");
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("search "))
+            .unwrap();
+        let (_, _, depth) = parse_search(last);
+        assert_eq!(depth, format!("6{}", mark.unwrap_or("")), "{lines:?}");
+        e.send("quit");
+        assert_eq!(e.wait_exit(PATIENCE), Some(0));
+    }
+}

@@ -229,6 +229,7 @@ fn ugi_option_values_take_no_sign() {
         ("Hash", "64 128"),
         ("MoveOverhead", "+10"),
         ("Threads", "+1"),
+        ("Selectivity", "+73"),
     ] {
         e.send(&format!("setoption name {option} value {value}"));
         let lines = e.sync();
@@ -253,7 +254,7 @@ fn uci_handshake_then_the_same_dialect() {
     let lines = e.until("uciok");
     assert!(lines[0].starts_with("id name Orca"), "{lines:?}");
     assert!(lines[1].starts_with("id author "), "{lines:?}");
-    for option in ["Variant", "Hash", "Threads", "MoveOverhead"] {
+    for option in ["Variant", "Hash", "Threads", "MoveOverhead", "Selectivity"] {
         assert!(
             lines
                 .iter()

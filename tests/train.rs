@@ -149,3 +149,170 @@ fn built_in_weights_are_valid() {
         );
     }
 }
+
+/// `orca train gen` with small, fast settings.
+fn generate(shard: &str, positions: &str, out: &std::path::Path) -> (i32, String, String) {
+    orca(&[
+        "train",
+        "gen",
+        "--variant",
+        "othello",
+        "--shard",
+        shard,
+        "--positions",
+        positions,
+        "--depth",
+        "3",
+        "--exact-empties",
+        "10",
+        "--play-depth",
+        "2",
+        "--seed",
+        "11",
+        "--wthor",
+        "data/wthor",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+/// The number in a `measure` summary line: all positions of both kinds.
+fn measured(out: &str) -> usize {
+    let line = out.lines().next().unwrap_or_default();
+    line.split(": ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn shards_concatenate_and_fit() {
+    let a = temp("a.shard");
+    let b = temp("b.shard");
+    for path in [&a, &b] {
+        let _ = std::fs::remove_file(path);
+    }
+    let (code, out, err) = generate("0/2", "80", &a);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("positions in"), "{out}");
+    let (code, _, err) = generate("1/2", "80", &b);
+    assert_eq!(code, 0, "{err}");
+    // `cat a b > both` reads as the union of the two.
+    let both = temp("both.shard");
+    let mut bytes = std::fs::read(&a).unwrap();
+    bytes.extend(std::fs::read(&b).unwrap());
+    std::fs::write(&both, &bytes).unwrap();
+    let count = |paths: &[&std::path::Path]| {
+        let mut args = vec!["train", "measure", "--shards"];
+        args.extend(paths.iter().map(|p| p.to_str().unwrap()));
+        let (code, out, err) = orca(&args);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("searched MAE"), "{out}");
+        (measured(&out), out)
+    };
+    let (na, _) = count(&[&a]);
+    let (nb, _) = count(&[&b]);
+    let (nboth, out_both) = count(&[&both]);
+    let (_, out_two) = count(&[&a, &b]);
+    assert!(na >= 80 && nb >= 80);
+    assert_eq!(nboth, na + nb);
+    assert_eq!(out_both, out_two);
+    // A fit from the shards alone writes loadable weights and compares them
+    // with the built-in ones on the held-out games.
+    let weights = temp("fit.bin");
+    let (code, out, err) = orca(&[
+        "train",
+        "fit",
+        "--shards",
+        both.to_str().unwrap(),
+        "--test-every",
+        "3",
+        "--epochs",
+        "4",
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("stage | empties"), "{out}");
+    assert!(out.contains("new MAE | baseline MAE"), "{out}");
+    assert_eq!(Weights::load(&weights).unwrap().variant, Variant::Othello);
+}
+
+#[test]
+fn damaged_shards_are_refused_in_one_line() {
+    let good = temp("good.shard");
+    let _ = std::fs::remove_file(&good);
+    let (code, _, err) = generate("0/1", "40", &good);
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(&good).unwrap();
+    let cut = temp("cut.shard");
+    std::fs::write(&cut, &bytes[..bytes.len() - 7]).unwrap();
+    let flipped = temp("flipped.shard");
+    let mut damaged = bytes.clone();
+    damaged[bytes.len() / 2] ^= 0x04;
+    std::fs::write(&flipped, &damaged).unwrap();
+    let other = temp("other.shard");
+    std::fs::write(&other, b"not a shard, just some text that goes on").unwrap();
+    let cases = [
+        (&cut, "cut off"),
+        (&flipped, "damaged"),
+        (&other, "not a shard file"),
+    ];
+    for (path, what) in cases {
+        for command in ["measure", "fit"] {
+            let (code, out, err) = orca(
+                &[
+                    "train",
+                    command,
+                    "--shards",
+                    good.to_str().unwrap(),
+                    path.to_str().unwrap(),
+                    "--out",
+                    temp("never.bin").to_str().unwrap(),
+                ][..if command == "fit" { 7 } else { 5 }],
+            );
+            assert_eq!(code, 1, "{command} {path:?}: {err}");
+            assert!(out.is_empty(), "{out}");
+            assert!(
+                err.contains(what) && err.contains(path.to_str().unwrap()),
+                "{err}"
+            );
+            assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        }
+    }
+    assert!(!temp("never.bin").exists());
+    // `gen` continues a cut-off file, and refuses a damaged one or one made
+    // with other settings, leaving it as it was.
+    let (code, out, err) = generate("0/1", "40", &cut);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("dropped a cut-off last block"), "{out}");
+    assert_eq!(std::fs::read(&cut).unwrap(), bytes);
+    let (code, _, err) = generate("0/1", "40", &flipped);
+    assert_eq!(code, 1);
+    assert!(err.contains("damaged"), "{err}");
+    assert_eq!(std::fs::read(&flipped).unwrap(), damaged);
+    let (code, _, err) = generate("0/2", "40", &good);
+    assert_eq!(code, 1);
+    assert!(err.contains("shards 1 in the file, 2 asked"), "{err}");
+    let (code, _, err) = generate("2/2", "40", &temp("bad-index.shard"));
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = orca(&[
+        "train",
+        "fit",
+        "--shards",
+        good.to_str().unwrap(),
+        "--shard-weight",
+        "0",
+        "--out",
+        temp("never.bin").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(!temp("never.bin").exists());
+    let (code, _, err) = orca(&["train", "measure", "--shards", "/nonexistent/x.shard"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("/nonexistent/x.shard"), "{err}");
+}

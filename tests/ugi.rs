@@ -39,7 +39,7 @@ fn handshake() {
     let lines = e.until("ugiok");
     assert!(lines[0].starts_with("id name Orca"));
     assert!(lines[1].starts_with("id author"));
-    for option in ["Variant", "Hash", "Threads", "MoveOverhead"] {
+    for option in ["Variant", "Hash", "Threads", "MoveOverhead", "Selectivity"] {
         assert!(
             lines
                 .iter()
@@ -106,6 +106,73 @@ fn same_depth_same_nodes_after_new_game() {
         nodes.push(n[i + 1].to_string());
     }
     assert_eq!(nodes[0], nodes[1]);
+}
+
+/// The last `info depth` line of a `go`, and its node count.
+fn last_info(engine: &mut Orca, go: &str) -> (String, u64) {
+    engine.send(go);
+    let lines = engine.until("bestmove");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap()
+        .clone();
+    let tokens: Vec<&str> = last.split_whitespace().collect();
+    let i = tokens.iter().position(|&t| t == "nodes").unwrap();
+    let nodes = tokens[i + 1].parse().unwrap();
+    (last, nodes)
+}
+
+/// `Selectivity` sets the width of the search: `go depth N` is depth N at
+/// that selectivity, full width at 100; a bad value keeps the old one.
+#[test]
+fn selectivity_option_sets_the_search_width() {
+    let mut e = Orca::ugi();
+    e.send("ugi");
+    let lines = e.until("ugiok");
+    assert!(
+        lines.contains(
+            &"option name Selectivity type combo default 73 var 73 var 87 var 95 var 99 var 100"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+    let position = "position startpos moves f5 d6 c3 d3 c4 f4";
+    let search = |e: &mut Orca| {
+        e.send("uginewgame");
+        e.send(position);
+        last_info(e, "go depth 8")
+    };
+    let (selective, selective_nodes) = search(&mut e);
+    assert!(selective.starts_with("info depth 8 "), "{selective}");
+    assert!(selective.contains(" selectivity 73 "), "{selective}");
+
+    e.send("setoption name Selectivity value 100");
+    assert_eq!(e.sync(), Vec::<String>::new());
+    let (full, full_nodes) = search(&mut e);
+    assert!(full.starts_with("info depth 8 "), "{full}");
+    assert!(
+        !full.contains("selectivity") && !full.contains("exact"),
+        "{full}"
+    );
+    assert!(
+        full_nodes > selective_nodes,
+        "full width {full_nodes} nodes, selective {selective_nodes}"
+    );
+
+    e.send("setoption name selectivity value 87");
+    for bad in ["80", "0", "101", "+87", "73%", "lots", "87 95"] {
+        let line = error_only(&mut e, &format!("setoption name Selectivity value {bad}"));
+        assert_eq!(
+            line,
+            format!(
+                "info string error: setoption: bad value '{bad}' for Selectivity (expected one of 73, 87, 95, 99, 100)"
+            )
+        );
+    }
+    let (kept, _) = search(&mut e);
+    assert!(kept.contains(" selectivity 87 "), "{kept}");
 }
 
 #[test]
@@ -271,6 +338,7 @@ fn bad_input_is_answered_and_changes_nothing() {
     error_only(&mut e, "setoption name Threads value 4");
     error_only(&mut e, "setoption name Variant value chess");
     error_only(&mut e, "setoption name MoveOverhead value -1");
+    error_only(&mut e, "setoption name Selectivity value 50");
     error_only(&mut e, "query");
     error_only(&mut e, "perft 0");
 

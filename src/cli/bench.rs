@@ -13,6 +13,7 @@ use orca::bench::{self, DEFAULT_DEPTH, POSITIONS};
 use orca::eval::{DISC, EvalKind, Evaluators};
 use orca::play::parse_movetime;
 use orca::rng::Rng;
+use orca::search::Selectivity;
 
 /// Arguments of `orca bench`: those of the signature, which `bench timing`
 /// and `bench accuracy` refuse.
@@ -36,12 +37,14 @@ enum BenchMode {
     /// Time `go movetime` answers and `stop` latency through the real protocol loop.
     #[command(after_help = super::TIME_HELP)]
     Timing(TimingArgs),
-    /// Search positions with known exact scores at fixed depths, with the
-    /// hand-made and the trained evaluation: best moves found, score errors.
+    /// Search positions with known exact scores at fixed depths and
+    /// selectivities, with the hand-made and the trained evaluation: best
+    /// moves found, score errors, the loss of the chosen moves, nodes, time.
     ///
     /// Slow: with the defaults, about 8 minutes of one core's time, half of
     /// it solving the self-play positions (--extra); 31 minutes on a 2-core
-    /// machine busy with other work. Progress goes to stderr.
+    /// machine busy with other work. Full width (--selectivity 100) at depth
+    /// 16 takes seconds a position. Progress goes to stderr.
     Accuracy(AccuracyArgs),
     /// Time and nodes to complete each depth on 24 midgame positions (26-40
     /// empties): medians by depth.
@@ -69,20 +72,60 @@ struct DepthArgs {
 
 #[derive(Args, Debug)]
 struct AccuracyArgs {
-    /// Depths to search at.
+    /// Depths to search at (each as `go depth N`: iterative deepening from 1).
     #[arg(long, value_delimiter = ',', default_value = "8,12")]
     depths: Vec<u32>,
+    /// The positions: default (FFO #20-59 with 24 to 30 empties, plus
+    /// --extra self-play positions solved here), ffo40-59 (FFO #40-59, 20 to
+    /// 34 empties) or hard20 (the 276 positions of 20 empties of
+    /// data/obf/hard-20.obf). The files give every move's exact score.
+    #[arg(long, default_value = "default")]
+    set: PositionSet,
+    /// Only the first N positions of the set, in file order.
+    #[arg(long, value_name = "N")]
+    first: Option<usize>,
+    /// Selectivities to compare, as the UGI `Selectivity` option: 73, 87,
+    /// 95, 99, or 100 for full width.
+    #[arg(long, value_delimiter = ',', default_value = "73", value_parser = super::parse_selectivity)]
+    selectivity: Vec<Selectivity>,
+    /// Search with this evaluation only (trained or handmade) instead of both.
+    #[arg(long, value_name = "EVALUATION")]
+    only: Option<EvalKind>,
     /// Self-play positions (24 to 28 empties) to label with the solver, besides
-    /// the FFO positions with 24 to 30 empties.
-    #[arg(long, default_value_t = 24)]
-    extra: usize,
-    /// Seed of the self-play positions (training uses other seeds).
-    #[arg(long, default_value_t = 424242)]
-    seed: u64,
+    /// the FFO positions (default set only) [default: 24].
+    #[arg(long)]
+    extra: Option<usize>,
+    /// Seed of the self-play positions (training uses other seeds; default
+    /// set only) [default: 424242].
+    #[arg(long)]
+    seed: Option<u64>,
     /// Compare with the trained weights in this file instead of the built-in
     /// ones (the file says which variant it is for).
     #[arg(long, value_name = "FILE")]
     weights: Vec<PathBuf>,
+}
+
+/// The position sets of `orca bench accuracy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum PositionSet {
+    /// FFO #20-59 with 24 to 30 empties, plus solved self-play positions.
+    Default,
+    /// FFO #40-59.
+    #[value(name = "ffo40-59")]
+    Ffo40To59,
+    /// hard-20.
+    #[value(name = "hard20")]
+    Hard20,
+}
+
+impl PositionSet {
+    fn name(self) -> &'static str {
+        match self {
+            PositionSet::Default => "default",
+            PositionSet::Ffo40To59 => "ffo40-59",
+            PositionSet::Hard20 => "hard20",
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -148,7 +191,7 @@ fn depth(args: &DepthArgs, evaluators: &Evaluators) -> i32 {
             by_depth[r.depth as usize].push((r.elapsed.as_secs_f64() * 1e3, r.nodes));
         }
     }
-    println!("depth  reached  median ms    median nodes");
+    println!("depth  reached  median ms    median nodes  geomean nodes");
     for (d, results) in by_depth.iter_mut().enumerate().skip(1) {
         if results.is_empty() {
             continue;
@@ -157,16 +200,23 @@ fn depth(args: &DepthArgs, evaluators: &Evaluators) -> i32 {
         let missing = count - results.len();
         let mut times: Vec<f64> = results.iter().map(|r| r.0).collect();
         let mut nodes: Vec<u64> = results.iter().map(|r| r.1).collect();
+        // Over the positions that reached the depth: comparable between
+        // builds that all reach it, and steadier than the median.
+        let geomean =
+            (nodes.iter().map(|&n| (n.max(1) as f64).ln()).sum::<f64>() / nodes.len() as f64).exp();
         times.extend(std::iter::repeat_n(f64::INFINITY, missing));
         nodes.extend(std::iter::repeat_n(u64::MAX, missing));
         times.sort_by(f64::total_cmp);
         nodes.sort_unstable();
         let (t, n) = (times[count / 2], nodes[count / 2]);
         if t.is_finite() {
-            println!("{d:>5}  {:>3}/{count}  {t:>9.1}  {n:>14}", results.len());
+            println!(
+                "{d:>5}  {:>3}/{count}  {t:>9.1}  {n:>14}  {geomean:>13.0}",
+                results.len()
+            );
         } else {
             println!(
-                "{d:>5}  {:>3}/{count}  {:>9}  {:>14}",
+                "{d:>5}  {:>3}/{count}  {:>9}  {:>14}  {geomean:>13.0}",
                 results.len(),
                 "-",
                 "-"
@@ -307,58 +357,65 @@ fn timing(args: &TimingArgs) -> i32 {
     0
 }
 
+/// The problems of `data/obf/<name>.obf`, numbered from `first`, with the
+/// empties `keep` accepts; or why the file cannot be used.
+fn obf_positions(
+    name: &str,
+    label: &str,
+    first: usize,
+    keep: impl Fn(u32) -> bool,
+) -> Result<Vec<bench::KnownPosition>, String> {
+    let path = format!("{}/data/obf/{name}.obf", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+    let problems = orca::obf::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    Ok(problems
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, problem)| {
+            let board = problem.position.state().0;
+            let best = problem.best_score()?;
+            keep(board.empties()).then(|| bench::KnownPosition {
+                board,
+                source: format!("{label} #{}", first + i),
+                best,
+                move_scores: problem.scores.clone(),
+            })
+        })
+        .collect())
+}
+
 /// The FFO positions with 24 to 30 empties (their files score every move).
 fn ffo_positions() -> Vec<bench::KnownPosition> {
     let mut known = Vec::new();
     for (name, first) in [("fforum-20-39", 20), ("fforum-40-59", 40)] {
-        let path = format!("{}/data/obf/{name}.obf", env!("CARGO_MANIFEST_DIR"));
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            eprintln!("orca bench accuracy: cannot read {path}; skipping it");
-            continue;
-        };
-        for (i, problem) in orca::obf::parse(&text)
-            .unwrap_or_default()
-            .into_iter()
-            .enumerate()
-        {
-            let board = problem.position.state().0;
-            if (24..=30).contains(&board.empties())
-                && let Some(best) = problem.best_score()
-            {
-                known.push(bench::KnownPosition {
-                    board,
-                    source: format!("FFO #{}", first + i),
-                    best,
-                    move_scores: problem.scores.clone(),
-                });
-            }
+        match obf_positions(name, "FFO", first, |e| (24..=30).contains(&e)) {
+            Ok(mut positions) => known.append(&mut positions),
+            Err(e) => eprintln!("orca bench accuracy: cannot read {e}; skipping it"),
         }
     }
     known
 }
 
-fn accuracy(args: &AccuracyArgs, evaluators: &Evaluators) -> i32 {
+/// Solves `count` self-play positions of 24 to 28 empties (seeded): what the
+/// default set adds to the FFO positions.
+fn self_play_positions(
+    count: usize,
+    seed: u64,
+    evaluators: &Evaluators,
+    handmade: &Evaluators,
+) -> Vec<bench::KnownPosition> {
     use orca::game::Variant;
     use orca::search::TranspositionTable;
     use orca::train::selfplay::{LineConfig, self_play};
 
-    let mut known = ffo_positions();
+    let mut known = Vec::new();
     let mut tt = TranspositionTable::new(64);
-    let mut rng = Rng::new(args.seed);
+    let mut rng = Rng::new(seed);
     let config = LineConfig {
         exact_empties: 0,
         ..LineConfig::default()
     };
-    let handmade = orca::eval::Evaluators::new(orca::eval::EvalKind::Handmade)
-        .expect("hand-made needs no file");
-    eprintln!(
-        "orca bench accuracy: {} FFO positions; solving {} self-play positions (most of the time), \
-         then searching all at depths {:?} with both evaluations",
-        known.len(),
-        args.extra,
-        args.depths
-    );
-    for i in 0..args.extra {
+    for i in 0..count {
         let empties = 24 + (i % 5) as u32;
         let mut small = TranspositionTable::new(4);
         let line = self_play::<false, _>(&handmade.othello, &mut rng, &config, &mut small);
@@ -379,10 +436,8 @@ fn accuracy(args: &AccuracyArgs, evaluators: &Evaluators) -> i32 {
             false,
         );
         eprintln!(
-            "labelled self-play position {}/{} ({} empties): {:+} in {:.1} s",
+            "labelled self-play position {}/{count} ({empties} empties): {:+} in {:.1} s",
             i + 1,
-            args.extra,
-            empties,
             solution.score,
             solution.elapsed.as_secs_f64()
         );
@@ -396,36 +451,195 @@ fn accuracy(args: &AccuracyArgs, evaluators: &Evaluators) -> i32 {
                 .unwrap_or_default(),
         });
     }
+    known
+}
+
+/// The sums of one row of the accuracy table.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    positions: usize,
+    found: usize,
+    error: f64,
+    loss: i64,
+    nodes: u64,
+    seconds: f64,
+}
+
+impl Tally {
+    fn add(&mut self, line: &bench::AccuracyLine) {
+        self.positions += 1;
+        self.found += usize::from(line.best_found);
+        self.error += line.score_error;
+        self.loss += i64::from(line.loss);
+        self.nodes += line.nodes;
+        self.seconds += line.elapsed.as_secs_f64();
+    }
+
+    /// The row's cells after depth, selectivity and evaluation.
+    fn cells(&self) -> String {
+        let n = self.positions.max(1) as f64;
+        format!(
+            "{:>5.1}% ({}/{}) | {:>6.2} | {:>5.2} | {:>11.0} | {:>9.1}",
+            100.0 * self.found as f64 / n,
+            self.found,
+            self.positions,
+            self.error / n,
+            self.loss as f64 / n,
+            self.nodes as f64 / n,
+            1e3 * self.seconds / n,
+        )
+    }
+}
+
+fn accuracy(args: &AccuracyArgs, evaluators: &Evaluators) -> i32 {
+    use orca::search::TranspositionTable;
+
+    let handmade =
+        orca::eval::Evaluators::new(EvalKind::Handmade).expect("hand-made needs no file");
+    if args.set != PositionSet::Default && (args.extra.is_some() || args.seed.is_some()) {
+        eprintln!("orca bench accuracy: --extra and --seed apply to the default set only");
+        return 2;
+    }
+    if args.depths.iter().any(|&d| !(1..=60).contains(&d)) {
+        eprintln!("orca bench accuracy: --depths takes depths from 1 to 60");
+        return 2;
+    }
+    let mut depths = args.depths.clone();
+    depths.sort_unstable();
+    depths.dedup();
+    let mut levels = args.selectivity.clone();
+    levels.dedup();
+    let (mut known, description) = match args.set {
+        PositionSet::Default => {
+            let extra = args.extra.unwrap_or(24);
+            let mut known = ffo_positions();
+            let ffo = known.len();
+            eprintln!(
+                "orca bench accuracy: {ffo} FFO positions; solving {extra} self-play positions (most of the time)",
+            );
+            known.extend(self_play_positions(
+                extra,
+                args.seed.unwrap_or(424242),
+                evaluators,
+                &handmade,
+            ));
+            let solved = known.len() - ffo;
+            (
+                known,
+                format!(
+                    "FFO #20-59 with 24-30 empties ({ffo}) and self-play positions of 24-28 empties solved here ({solved})"
+                ),
+            )
+        }
+        PositionSet::Ffo40To59 => match obf_positions("fforum-40-59", "FFO", 40, |_| true) {
+            Ok(known) => (known, "FFO #40-59 (data/obf/fforum-40-59.obf)".to_string()),
+            Err(e) => {
+                eprintln!("orca bench accuracy: cannot read {e}");
+                return 1;
+            }
+        },
+        PositionSet::Hard20 => match obf_positions("hard-20", "hard-20", 1, |_| true) {
+            Ok(known) => (known, "hard-20 (data/obf/hard-20.obf)".to_string()),
+            Err(e) => {
+                eprintln!("orca bench accuracy: cannot read {e}");
+                return 1;
+            }
+        },
+    };
+    let available = known.len();
+    if let Some(first) = args.first {
+        known.truncate(first);
+    }
+    if known.is_empty() {
+        eprintln!("orca bench accuracy: no position to search");
+        return 2;
+    }
+    let (fewest, most) = known.iter().fold((u32::MAX, 0), |(lo, hi), k| {
+        let e = k.board.empties();
+        (lo.min(e), hi.max(e))
+    });
+    let subset = if known.len() < available {
+        format!(", the first {} of {available} in file order", known.len())
+    } else {
+        String::new()
+    };
+    let empties = if fewest == most {
+        fewest.to_string()
+    } else {
+        format!("{fewest}-{most}")
+    };
     println!(
-        "{} positions with known exact scores (24-30 empties)",
+        "# orca bench accuracy --set {}: {} positions of {empties} empties, {description}{subset}",
+        args.set.name(),
         known.len()
     );
-    println!("depth | evaluation | best move found | mean score error (discs) | mean nodes");
-    for &depth in &args.depths {
-        for (name, evals) in [("handmade", &handmade), ("trained", evaluators)] {
-            let (mut found, mut error, mut nodes) = (0usize, 0f64, 0u64);
+    println!(
+        "# best move: the chosen move's exact score is the best; score error: |search score - exact best score|;"
+    );
+    println!(
+        "# loss: exact best score - exact score of the chosen move (known for every move: from the file, or solved);"
+    );
+    println!(
+        "# discs; nodes and time: to complete the depth by iterative deepening from 1, fresh 64 MB table, one thread"
+    );
+    let evals: Vec<(&str, &Evaluators)> = [("trained", evaluators), ("handmade", &handmade)]
+        .into_iter()
+        .filter(|(name, _)| args.only.is_none_or(|only| only.to_string() == *name))
+        .collect();
+    let mut tt = TranspositionTable::new(64);
+    // Rows by depth, then selectivity, then evaluation.
+    let mut tallies = vec![vec![vec![Tally::default(); evals.len()]; levels.len()]; depths.len()];
+    let total = known.len();
+    for (s, &selectivity) in levels.iter().enumerate() {
+        for (v, &(name, evals)) in evals.iter().enumerate() {
             let started = Instant::now();
-            let total = known.len();
-            // A wrongly chosen move of a self-play position is solved: seconds.
             for (i, k) in known.iter_mut().enumerate() {
-                eprint!("\rsearching at depth {depth} with the {name} evaluation: {i}/{total}");
-                let _ = std::io::stderr().flush();
-                let line = bench::accuracy_of(k, &evals.othello, depth, &mut tt, evaluators);
-                found += usize::from(line.best_found);
-                error += line.score_error;
-                nodes += line.nodes;
+                let position_start = Instant::now();
+                let lines = bench::accuracy_by_depth(
+                    k,
+                    &evals.othello,
+                    &depths,
+                    selectivity,
+                    &mut tt,
+                    evaluators,
+                );
+                for line in &lines {
+                    let d = depths
+                        .iter()
+                        .position(|&d| d == line.depth)
+                        .expect("a depth asked for");
+                    tallies[d][s][v].add(line);
+                }
+                eprintln!(
+                    "{} {}/{total} ({}) at {selectivity} with the {name} evaluation, depths {depths:?}: {:.2} s",
+                    args.set.name(),
+                    i + 1,
+                    k.source,
+                    position_start.elapsed().as_secs_f64()
+                );
             }
             eprintln!(
-                "\rsearched at depth {depth} with the {name} evaluation: {total}/{total} in {:.1} s",
+                "searched {total} positions at depths {depths:?} at {selectivity} with the {name} evaluation in {:.1} s",
                 started.elapsed().as_secs_f64()
             );
-            let n = total.max(1);
-            println!(
-                "{depth:>5} | {name:<10} | {:>5.1}% ({found}/{n}) | {:>24.2} | {:>10}",
-                100.0 * found as f64 / n as f64,
-                error / n as f64,
-                nodes / n as u64
-            );
+            for (d, depth) in depths.iter().enumerate() {
+                eprintln!("  depth {depth:>2}: {}", tallies[d][s][v].cells());
+            }
+        }
+    }
+    println!(
+        "| depth | selectivity | evaluation | best move found | mean score error | mean loss | mean nodes | mean ms |"
+    );
+    println!("|---:|---:|---|---:|---:|---:|---:|---:|");
+    for (d, depth) in depths.iter().enumerate() {
+        for (s, selectivity) in levels.iter().enumerate() {
+            for (v, (name, _)) in evals.iter().enumerate() {
+                println!(
+                    "| {depth:>2} | {:>4} | {name:<8} | {} |",
+                    selectivity.to_string(),
+                    tallies[d][s][v].cells()
+                );
+            }
         }
     }
     0

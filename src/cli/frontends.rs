@@ -12,6 +12,7 @@ use orca::game::Variant;
 use orca::play::{DurationError, parse_duration, parse_movetime};
 use orca::protocol::ugi::MAX_MOVE_OVERHEAD_MS;
 use orca::protocol::{Output, gtp, nboard};
+use orca::search::Selectivity;
 use orca::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 
 /// Flags both front ends share.
@@ -24,6 +25,11 @@ pub struct EngineArgs {
     #[arg(long, value_name = "TIME", default_value_t = DEFAULT_MOVE_OVERHEAD_MS,
           value_parser = parse_move_overhead)]
     move_overhead: u64,
+    /// Selectivity of the Othello midgame search, as the UGI `Selectivity`
+    /// option: 73, 87, 95, 99 (share of probable cutoffs expected right) or
+    /// 100 (full width).
+    #[arg(long, value_name = "PERCENT", default_value = "73", value_parser = super::parse_selectivity)]
+    selectivity: Selectivity,
     #[command(flatten)]
     pub(super) eval: super::EvalArgs,
 }
@@ -64,6 +70,7 @@ pub fn run_nboard(args: &NboardArgs, evaluators: Arc<Evaluators>) -> i32 {
     let config = nboard::Config {
         hash_mb: args.engine.hash,
         overhead: Duration::from_millis(args.engine.move_overhead),
+        selectivity: args.engine.selectivity,
     };
     nboard::run(
         Box::new(BufReader::new(std::io::stdin())),
@@ -86,6 +93,7 @@ pub fn run_gtp(args: &GtpArgs, evaluators: Arc<Evaluators>) -> i32 {
         depth: args.depth,
         hash_mb: args.engine.hash,
         overhead: Duration::from_millis(args.engine.move_overhead),
+        selectivity: args.engine.selectivity,
     };
     let stdin = std::io::stdin();
     gtp::run(&mut stdin.lock(), Output::stdout(), evaluators, config)

@@ -75,6 +75,16 @@ fn hash_mb() -> RangedU64ValueParser<usize> {
     RangedU64ValueParser::new().range(MIN_HASH_MB as u64..=MAX_HASH_MB as u64)
 }
 
+/// `--selectivity P` of the front ends and `orca play`: a level the UGI
+/// `Selectivity` option takes (100 = full width).
+fn parse_selectivity(text: &str) -> Result<orca::search::Selectivity, String> {
+    text.parse::<u8>()
+        .ok()
+        .filter(|_| text.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(orca::search::Selectivity::from_percent)
+        .ok_or_else(|| format!("expected one of {}", orca::search::Selectivity::choices()))
+}
+
 /// Runs `body` with the evaluations, or says why there are none (status 1).
 fn with_evaluators(
     evaluators: Result<Arc<Evaluators>, String>,

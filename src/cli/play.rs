@@ -48,6 +48,10 @@ pub struct PlayArgs {
     /// Search this many plies per move instead of thinking for a time.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     depth: Option<u32>,
+    /// Selectivity of Orca's Othello search, as the UGI `Selectivity`
+    /// option: 73, 87, 95, 99 or 100 (full width).
+    #[arg(long, value_name = "PERCENT", default_value = "73", value_parser = super::parse_selectivity)]
+    selectivity: orca::search::Selectivity,
     /// Mark and list the legal moves on your turn.
     #[arg(long)]
     hints: bool,
@@ -79,10 +83,12 @@ pub fn run(args: &PlayArgs, evaluators: Arc<Evaluators>) -> i32 {
     let limits = match args.depth {
         Some(depth) => GoLimits {
             depth: Some(depth),
+            selectivity: args.selectivity,
             ..GoLimits::default()
         },
         None => GoLimits {
             movetime: Some(args.movetime.unwrap_or(DEFAULT_MOVETIME)),
+            selectivity: args.selectivity,
             ..GoLimits::default()
         },
     };

@@ -2,23 +2,31 @@
 //! with a progress bar on stderr and a summary on stdout.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use clap::Args;
-use orca::game::Variant;
-use orca::train::{self, Progress, TrainConfig};
+use clap::{Args, Subcommand};
+use orca::eval::DISC;
+use orca::eval::trained::{STAGES, Weights, stage};
+use orca::game::{Board, Variant};
+use orca::train::generate::{self, GenConfig};
+use orca::train::shard::Block;
+use orca::train::{self, Progress, TrainConfig, TrainReport};
 
 /// Arguments of `orca train`. Defaults not given here are those of the full
 /// training of the variant, the one that made the committed weights.
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct TrainArgs {
+    #[command(subcommand)]
+    command: Option<TrainCommand>,
     /// Which rules: othello or reversed.
     #[arg(long, default_value = "othello")]
     variant: Variant,
     /// Where to write the weights (required, so that the committed
     /// weights/*.bin are replaced only when named).
     #[arg(long, value_name = "FILE", required = true)]
-    out: PathBuf,
+    out: Option<PathBuf>,
     /// The WTHOR files (standard Othello).
     #[arg(long, default_value = "data/wthor")]
     wthor: PathBuf,
@@ -55,6 +63,130 @@ pub struct TrainArgs {
     threads: Option<usize>,
 }
 
+/// The sub-commands of `orca train` for positions labelled by search.
+#[derive(Subcommand, Debug)]
+enum TrainCommand {
+    /// Write, or continue, a shard file of positions labelled by search:
+    /// solved exactly near the end, searched by the selective midgame search
+    /// before. Shard files concatenate (`cat a b > c`).
+    Gen(GenArgs),
+    /// Fit weights from shard files, with the WTHOR games if asked, and
+    /// compare them with the built-in weights on the shards' held-out games.
+    Fit(FitArgs),
+    /// The error of the evaluation against the labels of shard files, per stage.
+    Measure(MeasureArgs),
+}
+
+/// Arguments of `orca train gen`.
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    /// Which rules: othello or reversed.
+    #[arg(long, default_value = "othello")]
+    variant: Variant,
+    /// This shard and how many there are, as I/N (0 <= I < N): shard I plays
+    /// games I, N+I, 2N+I... of the seed's sequence.
+    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = parse_shard)]
+    shard: (u32, u32),
+    /// Stop once the shard holds at least this many positions (a run that
+    /// stopped, or one given a larger number, continues the file).
+    #[arg(long, default_value_t = 10_000)]
+    positions: usize,
+    /// Seed of every random choice.
+    #[arg(long, default_value_t = 2026)]
+    seed: u64,
+    /// Solve exactly the positions with at most this many empty squares.
+    #[arg(long, default_value_t = 20)]
+    exact_empties: u32,
+    /// Depth of the selective midgame search labelling the earlier positions.
+    #[arg(long, default_value_t = 14)]
+    depth: u32,
+    /// Self-play: random opening moves, at least...
+    #[arg(long, default_value_t = 4)]
+    random_min: u32,
+    /// ...and at most.
+    #[arg(long, default_value_t = 20)]
+    random_max: u32,
+    /// Self-play: search depth of the other moves.
+    #[arg(long, default_value_t = 6)]
+    play_depth: u32,
+    /// Take a share of the games from these WTHOR files (standard Othello).
+    #[arg(long, value_name = "DIR")]
+    wthor: Option<PathBuf>,
+    /// Percent of the games taken from WTHOR when --wthor is given.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u8).range(0..=100))]
+    wthor_share: u8,
+    /// Label with the weights of this file [default: the built-in ones].
+    #[arg(long, value_name = "FILE")]
+    label_weights: Option<PathBuf>,
+    /// Worker threads (the file does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// The shard file to write or continue.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+}
+
+/// Arguments of `orca train fit`.
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    /// Shard files (any number, in any order; concatenated ones too).
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    shards: Vec<PathBuf>,
+    /// Where to write the weights.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Add the WTHOR games of these files, labelled as `orca train` does
+    /// (standard Othello).
+    #[arg(long, value_name = "DIR")]
+    wthor: Option<PathBuf>,
+    /// Use at most this many WTHOR games [default: all].
+    #[arg(long)]
+    games: Option<usize>,
+    /// Solve exactly the positions of one WTHOR game in this many up to the
+    /// shards' exact horizon (0: none); the other games' positions up to it
+    /// are left out.
+    #[arg(long, default_value_t = 0)]
+    exact_every: usize,
+    /// Hold out the positions of one shard game in this many (0: none).
+    #[arg(long, default_value_t = 20)]
+    test_every: u64,
+    /// How much a shard position counts in the fit against a WTHOR one.
+    #[arg(long, default_value_t = 1.0)]
+    shard_weight: f32,
+    /// Fitting passes per stage.
+    #[arg(long, default_value_t = 60)]
+    epochs: usize,
+    /// Worker threads for the WTHOR games' solves.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Compare with the weights of this file [default: the built-in ones].
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+}
+
+/// Arguments of `orca train measure`.
+#[derive(Args, Debug)]
+pub struct MeasureArgs {
+    /// Shard files.
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    shards: Vec<PathBuf>,
+    /// Measure the weights of this file [default: the built-in ones].
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+}
+
+fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let (i, n) = text
+        .split_once('/')
+        .ok_or_else(|| "expected I/N, as 0/4".to_string())?;
+    let i: u32 = i.trim().parse().map_err(|e| format!("{i}: {e}"))?;
+    let n: u32 = n.trim().parse().map_err(|e| format!("{n}: {e}"))?;
+    if i >= n {
+        return Err(format!("the shard index {i} must be below the count {n}"));
+    }
+    Ok((i, n))
+}
+
 /// A flag's help with its default in the full training: one number when both
 /// variants share it, else each variant's.
 fn defaults(help: &str, value: impl Fn(&TrainConfig) -> String) -> String {
@@ -80,6 +212,12 @@ fn bar(done: usize, total: usize) -> String {
 
 /// Trains and writes the weights; returns the exit status.
 pub fn run(args: &TrainArgs) -> i32 {
+    match &args.command {
+        Some(TrainCommand::Gen(a)) => return run_gen(a),
+        Some(TrainCommand::Fit(a)) => return run_fit(a),
+        Some(TrainCommand::Measure(a)) => return run_measure(a),
+        None => {}
+    }
     if args.variant == Variant::TicTacToe {
         eprintln!("orca train: tic-tac-toe is searched to the end and has no evaluation to train");
         return 2;
@@ -115,9 +253,25 @@ pub fn run(args: &TrainArgs) -> i32 {
     if let Some(n) = args.threads {
         config.threads = n;
     }
-    let out = &args.out;
+    let Some(out) = &args.out else {
+        eprintln!("orca train: --out is required");
+        return 2;
+    };
     eprintln!("orca train: {config:?}");
-    let result = train::run(&config, &mut |p| match p {
+    match fit_and_report(&config, &[], out) {
+        Ok(_) => 0,
+        Err(status) => status,
+    }
+}
+
+/// Fits `extra` with the pipeline of `config`, writes the weights to `out` and
+/// prints the report; the weights, or the exit status after a message.
+fn fit_and_report(
+    config: &TrainConfig,
+    extra: &[train::fit::Sample],
+    out: &Path,
+) -> Result<Weights, i32> {
+    let result = train::run_with(config, extra, &mut |p| match p {
         Progress::Lines { done, total } => {
             eprint!("\rlabelling games  {} {done}/{total}", bar(done, total));
             if done == total {
@@ -138,7 +292,7 @@ pub fn run(args: &TrainArgs) -> i32 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("orca train: {e}");
-            return 1;
+            return Err(1);
         }
     };
     let bytes = weights.to_bytes();
@@ -147,12 +301,18 @@ pub fn run(args: &TrainArgs) -> i32 {
         && let Err(e) = std::fs::create_dir_all(dir)
     {
         eprintln!("orca train: cannot create {}: {e}", dir.display());
-        return 1;
+        return Err(1);
     }
     if let Err(e) = std::fs::write(out, &bytes) {
         eprintln!("orca train: cannot write {}: {e}", out.display());
-        return 1;
+        return Err(1);
     }
+    print_report(&report);
+    println!("wrote {} ({} bytes)", out.display(), bytes.len());
+    Ok(weights)
+}
+
+fn print_report(report: &TrainReport) {
     println!(
         "{} games, {} positions ({} solved exactly); data {:.0} s, fit {:.0} s",
         report.lines, report.samples, report.exact, report.data_seconds, report.fit_seconds
@@ -170,6 +330,301 @@ pub fn run(args: &TrainArgs) -> i32 {
             r.test_mae
         );
     }
-    println!("wrote {} ({} bytes)", out.display(), bytes.len());
+}
+
+/// Loads a weights file for `variant`, or takes the built-in weights.
+fn weights_for(path: Option<&Path>, variant: Variant) -> Result<Arc<Weights>, String> {
+    let weights = match path {
+        None => Weights::builtin(variant).map_err(|e| format!("built-in weights: {e}"))?,
+        Some(p) => Arc::new(Weights::load(p).map_err(|e| format!("{}: {e}", p.display()))?),
+    };
+    if weights.variant != variant {
+        return Err(format!(
+            "the weights are for {}, not {variant}",
+            weights.variant
+        ));
+    }
+    Ok(weights)
+}
+
+/// `orca train gen`.
+fn run_gen(args: &GenArgs) -> i32 {
+    if args.variant == Variant::TicTacToe {
+        eprintln!(
+            "orca train gen: tic-tac-toe is searched to the end and has no evaluation to train"
+        );
+        return 2;
+    }
+    let weights = match weights_for(args.label_weights.as_deref(), args.variant) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("orca train gen: {e}");
+            return 1;
+        }
+    };
+    let config = GenConfig {
+        variant: args.variant,
+        shard: args.shard.0,
+        shards: args.shard.1,
+        positions: args.positions,
+        seed: args.seed,
+        exact_empties: args.exact_empties,
+        depth: args.depth,
+        random_min: args.random_min,
+        random_max: args.random_max,
+        play_depth: args.play_depth,
+        wthor_share: if args.wthor.is_some() {
+            args.wthor_share
+        } else {
+            0
+        },
+        wthor: args.wthor.clone(),
+        weights,
+        threads: args.threads,
+    };
+    let (i, n) = args.shard;
+    let result = generate::run(&config, &args.out, &mut |p| {
+        eprint!(
+            "\rshard {i}/{n}: {} {}/{} positions, {} games",
+            bar(p.positions.min(p.target), p.target),
+            p.positions,
+            p.target,
+            p.blocks
+        );
+        let _ = std::io::stderr().flush();
+    });
+    match result {
+        Ok(r) => {
+            if r.blocks > 0 {
+                eprintln!();
+            }
+            if r.dropped_bytes > 0 {
+                println!(
+                    "dropped a cut-off last block ({} bytes) and continued",
+                    r.dropped_bytes
+                );
+            }
+            let total = r.kept_positions + r.positions;
+            println!(
+                "{}: {total} positions in {} games (this run: {} positions, {} exact, in {:.0} s{})",
+                args.out.display(),
+                r.kept_blocks + r.blocks,
+                r.positions,
+                r.exact,
+                r.seconds,
+                if r.positions > 0 {
+                    format!(
+                        ", {:.0} ms a position",
+                        1000.0 * r.seconds / r.positions as f64
+                    )
+                } else {
+                    String::new()
+                }
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("orca train gen: {e}");
+            1
+        }
+    }
+}
+
+/// Reads every block of the shard files, all of one variant.
+fn read_shards(paths: &[PathBuf]) -> Result<(Vec<Block>, Variant), String> {
+    let mut blocks = Vec::new();
+    for path in paths {
+        let more = generate::read(path)?;
+        blocks
+            .try_reserve(more.len())
+            .map_err(|_| "not enough memory for the shards".to_string())?;
+        blocks.extend(more);
+    }
+    let Some(variant) = blocks.first().map(|b| b.settings.variant) else {
+        return Err("the shard files hold no positions".to_string());
+    };
+    if let Some(other) = blocks.iter().find(|b| b.settings.variant != variant) {
+        return Err(format!(
+            "the shards mix {variant} and {} positions",
+            other.settings.variant
+        ));
+    }
+    Ok((blocks, variant))
+}
+
+/// Mean absolute errors of `weights` on `samples`, per stage: (count, sum).
+fn errors<'a>(
+    weights: &Weights,
+    samples: impl Iterator<Item = (&'a Board, f64)>,
+) -> Vec<(usize, f64)> {
+    let mut by_stage = vec![(0usize, 0f64); STAGES];
+    for (board, target) in samples {
+        let value = f64::from(weights.evaluate(board)) / f64::from(DISC);
+        let cell = &mut by_stage[stage(board.empties())];
+        cell.0 += 1;
+        cell.1 += (value - target).abs();
+    }
+    by_stage
+}
+
+fn mae((count, sum): (usize, f64)) -> String {
+    if count == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.2}", sum / count as f64)
+    }
+}
+
+fn total(cells: &[(usize, f64)]) -> (usize, f64) {
+    cells
+        .iter()
+        .fold((0, 0.0), |(n, s), &(m, t)| (n + m, s + t))
+}
+
+/// `orca train fit`.
+fn run_fit(args: &FitArgs) -> i32 {
+    let (blocks, variant) = match read_shards(&args.shards) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("orca train fit: {e}");
+            return 1;
+        }
+    };
+    let baseline = match weights_for(args.baseline.as_deref(), variant) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("orca train fit: {e}");
+            return 1;
+        }
+    };
+    if args.wthor.is_some() && variant != Variant::Othello {
+        eprintln!("orca train fit: WTHOR games are standard Othello, the shards are {variant}");
+        return 2;
+    }
+    if !(args.shard_weight.is_finite() && args.shard_weight > 0.0) {
+        eprintln!("orca train fit: --shard-weight must be a positive number");
+        return 2;
+    }
+    let samples = train::shard_samples(&blocks, args.test_every, args.shard_weight);
+    let mut config = TrainConfig::full(variant, PathBuf::new());
+    config.wthor = args.wthor.clone();
+    config.wthor_games = args.games;
+    config.exact_every = args.exact_every;
+    // The shards label the late positions exactly: a WTHOR game's result is
+    // no label there (docs/training.md).
+    let horizon = blocks
+        .iter()
+        .map(|b| u32::from(b.settings.exact_empties))
+        .min()
+        .unwrap_or(0);
+    config.line.exact_empties = horizon;
+    config.deep_every = 0;
+    config.selfplay_games = 0;
+    drop(blocks);
+    config.fit.epochs = args.epochs;
+    config.threads = args.threads;
+    eprintln!(
+        "orca train fit: {} shard positions ({} held out), {}",
+        samples.len(),
+        samples.iter().filter(|s| s.test).count(),
+        match &config.wthor {
+            Some(dir) => format!("with the WTHOR games of {}", dir.display()),
+            None => "no WTHOR games".to_string(),
+        }
+    );
+    let weights = match fit_and_report(&config, &samples, &args.out) {
+        Ok(w) => w,
+        Err(status) => return status,
+    };
+    let boards: Vec<(Board, f64)> = samples
+        .iter()
+        .filter(|s| s.test)
+        .map(|s| (Board::new(s.player, s.opponent), f64::from(s.target)))
+        .collect();
+    let fitted = errors(&weights, boards.iter().map(|(b, t)| (b, *t)));
+    let base = errors(&baseline, boards.iter().map(|(b, t)| (b, *t)));
+    println!("held-out shard positions: error of the new weights and of the baseline");
+    println!("stage | empties | positions | new MAE | baseline MAE");
+    for st in 0..STAGES {
+        println!(
+            "{:>5} | {:>3}-{:<3} | {:>9} | {:>7} | {:>12}",
+            st,
+            st * 4,
+            st * 4 + 3,
+            fitted[st].0,
+            mae(fitted[st]),
+            mae(base[st])
+        );
+    }
+    println!(
+        "  all |         | {:>9} | {:>7} | {:>12}",
+        total(&fitted).0,
+        mae(total(&fitted)),
+        mae(total(&base))
+    );
+    0
+}
+
+/// `orca train measure`.
+fn run_measure(args: &MeasureArgs) -> i32 {
+    let (blocks, variant) = match read_shards(&args.shards) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("orca train measure: {e}");
+            return 1;
+        }
+    };
+    let weights = match weights_for(args.weights.as_deref(), variant) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("orca train measure: {e}");
+            return 1;
+        }
+    };
+    let records: Vec<(Board, f64, bool)> = blocks
+        .iter()
+        .flat_map(|b| &b.records)
+        .map(|r| (r.board(), f64::from(r.score) / f64::from(DISC), r.exact))
+        .collect();
+    let of = |exact: bool| {
+        errors(
+            &weights,
+            records
+                .iter()
+                .filter(|r| r.2 == exact)
+                .map(|(b, t, _)| (b, *t)),
+        )
+    };
+    let (exact, searched) = (of(true), of(false));
+    println!(
+        "{variant}: {} positions of {} games; error of the {} weights, in discs",
+        records.len(),
+        blocks.len(),
+        match &args.weights {
+            Some(p) => p.display().to_string(),
+            None => "built-in".to_string(),
+        }
+    );
+    println!("stage | empties | exact pos | exact MAE | searched pos | searched MAE");
+    for st in 0..STAGES {
+        println!(
+            "{:>5} | {:>3}-{:<3} | {:>9} | {:>9} | {:>12} | {:>12}",
+            st,
+            st * 4,
+            st * 4 + 3,
+            exact[st].0,
+            mae(exact[st]),
+            searched[st].0,
+            mae(searched[st])
+        );
+    }
+    let (e, s) = (total(&exact), total(&searched));
+    println!(
+        "  all |         | {:>9} | {:>9} | {:>12} | {:>12}",
+        e.0,
+        mae(e),
+        s.0,
+        mae(s)
+    );
     0
 }

@@ -12,6 +12,7 @@ pub mod trained;
 
 use std::sync::Arc;
 
+use crate::cpu::Isa;
 use crate::game::{AnyPosition, Game, Move, Othello, TicTacToe, UnknownName, Variant};
 use handmade::HandmadeEval;
 use trained::{TrainedEval, Weights, WeightsError};
@@ -42,6 +43,16 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// less work. Evaluations without patterns ignore them.
     fn evaluate_indexed(&self, state: &G, _indices: &pattern::Indices) -> i32 {
         self.evaluate(state)
+    }
+
+    /// [`Self::evaluate_indexed`] with the instruction set `isa`, for the
+    /// fast copies of the searches ([`crate::cpu`]): an evaluation with
+    /// kernels of its own passes `isa` on to them, so the fast copy inlines
+    /// them. The default ignores `isa`.
+    #[inline(always)]
+    fn evaluate_indexed_with<I: Isa>(&self, isa: I, state: &G, indices: &pattern::Indices) -> i32 {
+        let _ = isa;
+        self.evaluate_indexed(state, indices)
     }
 
     /// How promising `mv` looks before it is searched, higher first. `child` is
@@ -135,6 +146,19 @@ impl<const REVERSED: bool> Evaluator<Othello<REVERSED>> for OthelloEval<REVERSED
         match self {
             OthelloEval::Handmade(e) => e.evaluate(state),
             OthelloEval::Trained(e) => e.evaluate_indexed(state, indices),
+        }
+    }
+
+    #[inline(always)]
+    fn evaluate_indexed_with<I: Isa>(
+        &self,
+        isa: I,
+        state: &Othello<REVERSED>,
+        indices: &pattern::Indices,
+    ) -> i32 {
+        match self {
+            OthelloEval::Handmade(e) => e.evaluate(state),
+            OthelloEval::Trained(e) => e.evaluate_indexed_with(isa, state, indices),
         }
     }
 

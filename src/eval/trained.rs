@@ -410,7 +410,7 @@ impl Expanded {
 
     isa_versions! {
         /// [`Self::raw_indexed`] with the instruction set `isa`.
-        fn raw_indexed_with / raw_indexed_fast / raw_indexed_portable
+        pub fn raw_indexed_with / raw_indexed_fast / raw_indexed_portable / raw_indexed_avx512
         (&self, isa, board: &Board, indices: &Indices) -> i32 {
             let layout = Layout::get();
             let w = &self.stages[stage(board.empties())];
@@ -449,7 +449,13 @@ impl Expanded {
     /// [`Self::evaluate`] with the pattern indices already known.
     #[inline]
     pub fn evaluate_indexed(&self, board: &Board, indices: &Indices) -> i32 {
-        (self.raw_indexed(board, indices) * DISC / SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        with_isa!(isa => self.evaluate_indexed_with(isa, board, indices))
+    }
+
+    /// [`Self::evaluate_indexed`] with the instruction set `isa`.
+    #[inline(always)]
+    pub fn evaluate_indexed_with<I: Isa>(&self, isa: I, board: &Board, indices: &Indices) -> i32 {
+        (self.raw_indexed_with(isa, board, indices) * DISC / SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }
 
@@ -486,6 +492,16 @@ impl<const REVERSED: bool> Evaluator<Othello<REVERSED>> for TrainedEval<REVERSED
     #[inline]
     fn evaluate_indexed(&self, state: &Othello<REVERSED>, indices: &Indices) -> i32 {
         self.expanded.evaluate_indexed(&state.0, indices)
+    }
+
+    #[inline(always)]
+    fn evaluate_indexed_with<I: Isa>(
+        &self,
+        isa: I,
+        state: &Othello<REVERSED>,
+        indices: &Indices,
+    ) -> i32 {
+        self.expanded.evaluate_indexed_with(isa, &state.0, indices)
     }
 
     /// Fastest first, helped by the weights: few replies, then the position
@@ -540,7 +556,8 @@ mod tests {
 
     /// The portable copies of the evaluation and of the index reading give
     /// what the dispatched ones (the AVX2 copies on a CPU with AVX2) give,
-    /// and the weights' own feature list agrees.
+    /// and so does the AVX-512 copy of the indexed evaluation; the weights'
+    /// own feature list agrees.
     #[test]
     fn portable_and_fast_copies_evaluate_alike() {
         use crate::cpu::portable_only;
@@ -561,6 +578,11 @@ mod tests {
             });
             assert_eq!(fast, portable);
             assert_eq!(fast.0, weights.raw(&board));
+            if let Some(avx512) = crate::cpu::Avx512::detect() {
+                let wide = expanded.evaluate_indexed_with(avx512, &board, &indices);
+                assert_eq!(wide, expanded.evaluate_indexed(&board, &indices));
+                assert_eq!(expanded.raw_indexed_with(avx512, &board, &indices), fast.1);
+            }
         }
     }
 

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use alphabeta::{INFINITY, MAX_PLY, Searcher};
+pub use midgame::Selectivity;
 use ordering::MoveList;
 pub use time::Budget;
 pub use tt::TranspositionTable;
@@ -81,6 +82,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Time budget, if the search is timed.
     pub budget: Option<Budget>,
+    /// The confidence of the Othello midgame search's probable cutoffs
+    /// ([`Selectivity::NONE`]: full width); other games ignore it.
+    pub selectivity: Selectivity,
 }
 
 impl Limits {
@@ -91,6 +95,7 @@ impl Limits {
             depth: None,
             nodes: None,
             budget: None,
+            selectivity: Selectivity::DEFAULT,
         }
     }
 

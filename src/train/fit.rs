@@ -27,6 +27,8 @@ pub struct Sample {
     pub target: f32,
     /// Held out for testing (decided per game, so no game is on both sides).
     pub test: bool,
+    /// How much the sample counts in the fit (1 for the pipeline's own).
+    pub weight: f32,
 }
 
 impl Sample {
@@ -94,7 +96,7 @@ fn prepare(samples: &[&Sample], layout: &Layout, weight: f32) -> Prepared {
         p.features.extend_from_slice(&buffer[..n]);
         p.counts.push(n as u8);
         p.targets.push(s.target);
-        p.weights.push(weight);
+        p.weights.push(weight * s.weight);
     }
     p
 }
@@ -255,6 +257,7 @@ mod tests {
                 opponent: o,
                 target: b.player_discs() as f32 - b.opponent_discs() as f32,
                 test: i % 10 == 0,
+                weight: 1.0,
             });
         }
         assert!(samples.len() > 200, "{}", samples.len());

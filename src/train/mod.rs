@@ -14,9 +14,14 @@
 //!    lines' positions in that range are left out too.
 //! 3. **Split.** About one line in twenty is held out for testing.
 //! 4. **Fit.** [`fit::fit`], one weight set per stage.
+//!
+//! Positions labelled by search come from shard files ([`shard`], written by
+//! [`generate`]); [`run_with`] fits them together with the pipeline's own.
 
 pub mod fit;
+pub mod generate;
 pub mod selfplay;
+pub mod shard;
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -204,9 +209,6 @@ fn samples(
         .collect();
     let mut seeds = Rng::new(config.seed);
     jobs.extend((0..config.selfplay_games).map(|_| Job::SelfPlay(seeds.next_u64())));
-    if jobs.is_empty() {
-        return Err(TrainError::NoData);
-    }
     let total = jobs.len();
     let results: Vec<Mutex<Option<Labelled>>> = (0..total).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
@@ -354,11 +356,28 @@ pub fn run(
     config: &TrainConfig,
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<(Weights, TrainReport), TrainError> {
+    run_with(config, &[], progress)
+}
+
+/// [`run`] with `extra` samples (from shards) fitted together with the
+/// pipeline's own.
+///
+/// # Errors
+/// When the data cannot be read or there is none.
+pub fn run_with(
+    config: &TrainConfig,
+    extra: &[Sample],
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Result<(Weights, TrainReport), TrainError> {
     if config.variant == Variant::TicTacToe {
         return Err(TrainError::NotOthello);
     }
     let started = Instant::now();
-    let (samples, lines, exact) = samples(config, progress)?;
+    let (mut samples, lines, exact) = samples(config, progress)?;
+    samples.extend_from_slice(extra);
+    if samples.is_empty() {
+        return Err(TrainError::NoData);
+    }
     let data_seconds = started.elapsed().as_secs_f64();
     let started = Instant::now();
     let (weights, stages) = fit::fit(&samples, config.variant, &config.fit, &mut |r, t| {
@@ -377,9 +396,93 @@ pub fn run(
     ))
 }
 
+/// The positions of shard blocks as samples of `weight`, each kept once up to
+/// the 8 symmetries (the first seen) and the positions of one game in
+/// `test_every` held out (none when 0): a WTHOR game always on the same side,
+/// whatever the seed.
+pub fn shard_samples(blocks: &[shard::Block], test_every: u64, weight: f32) -> Vec<Sample> {
+    let mut seen = std::collections::HashSet::new();
+    let mut samples = Vec::new();
+    for block in blocks {
+        let key = match block.source {
+            shard::Source::SelfPlay => generate::mix(block.settings.seed, u64::from(block.game), 3),
+            shard::Source::Wthor => generate::mix(0, u64::from(block.game), 4),
+        };
+        let test = test_every > 0 && key % test_every == 0;
+        for r in &block.records {
+            if seen.insert(shard::canonical(&r.board())) {
+                samples.push(Sample {
+                    player: r.player,
+                    opponent: r.opponent,
+                    target: f32::from(r.score) / crate::eval::DISC as f32,
+                    test,
+                    weight,
+                });
+            }
+        }
+    }
+    samples
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Shard positions are kept once up to symmetry, held out game by game.
+    #[test]
+    fn shard_samples_are_deduplicated_and_split_by_game() {
+        let settings = shard::Settings {
+            variant: Variant::Othello,
+            exact_empties: 20,
+            depth: 14,
+            selectivity: 73,
+            random_min: 4,
+            random_max: 20,
+            play_depth: 6,
+            wthor_share: 0,
+            label_weights: 0,
+            seed: 1,
+            shard: 0,
+            shards: 1,
+        };
+        let start = crate::game::Board::start();
+        let record = |b: crate::game::Board, score| shard::Record {
+            player: b.player,
+            opponent: b.opponent,
+            score,
+            exact: false,
+        };
+        let blocks: Vec<shard::Block> = (0..40)
+            .map(|game| shard::Block {
+                settings,
+                index: game,
+                source: shard::Source::SelfPlay,
+                game,
+                records: vec![
+                    // The start position, mirrored: the same position.
+                    record(start.symmetry((game % 8) as u8), 50),
+                    record(crate::game::Board::new(u64::from(game) << 8, 1), -250),
+                ],
+            })
+            .collect();
+        let samples = shard_samples(&blocks, 4, 3.0);
+        assert_eq!(samples.len(), 41);
+        assert_eq!(samples[0].target, 0.5);
+        assert_eq!(samples[1].target, -2.5);
+        assert!(samples.iter().all(|s| s.weight == 3.0));
+        let held = samples.iter().filter(|s| s.test).count();
+        assert!((3..=20).contains(&held), "{held}");
+        // A game's positions are on one side.
+        for (i, block) in blocks.iter().enumerate().skip(1) {
+            let key = gen_key(block);
+            assert_eq!(samples[i + 1].test, key.is_multiple_of(4));
+        }
+        assert!(shard_samples(&blocks, 0, 1.0).iter().all(|s| !s.test));
+    }
+
+    fn gen_key(block: &shard::Block) -> u64 {
+        generate::mix(block.settings.seed, u64::from(block.game), 3)
+    }
 
     #[test]
     fn deep_games_are_solved_further_back_and_others_as_before() {

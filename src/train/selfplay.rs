@@ -119,6 +119,7 @@ pub fn label<const R: bool, E: Evaluator<Othello<R>>>(
             opponent: board.opponent,
             target: target as f32,
             test,
+            weight: 1.0,
         });
     }
     samples

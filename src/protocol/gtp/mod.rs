@@ -28,6 +28,7 @@ use crate::eval::Evaluators;
 use crate::game::position::LineErrorKind;
 use crate::game::square::is_pass_token;
 use crate::game::{AnyMove, AnyPosition, Color, Variant};
+use crate::search::Selectivity;
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use clock::GtpClock;
 use command::{COMMANDS, Command};
@@ -53,6 +54,8 @@ pub struct Config {
     pub hash_mb: usize,
     /// Time kept in reserve for I/O on every timed search.
     pub overhead: Duration,
+    /// Selectivity of the Othello midgame search.
+    pub selectivity: Selectivity,
 }
 
 impl Default for Config {
@@ -63,6 +66,7 @@ impl Default for Config {
             depth: None,
             hash_mb: DEFAULT_HASH_MB,
             overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            selectivity: Selectivity::DEFAULT,
         }
     }
 }
@@ -324,13 +328,14 @@ impl Session {
     }
 
     /// The limits of a `genmove` for `color`: the clock if there is one, else
-    /// the start-up movetime; the start-up depth in both cases.
+    /// the start-up movetime; the start-up depth and selectivity in both cases.
     fn limits(&self, color: Color) -> GoLimits {
         let mut limits = self.clock.limits(color).unwrap_or(GoLimits {
             movetime: self.config.movetime,
             ..GoLimits::default()
         });
         limits.depth = self.config.depth;
+        limits.selectivity = self.config.selectivity;
         limits
     }
 

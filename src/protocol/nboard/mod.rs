@@ -32,6 +32,7 @@ use crate::engine::{
 use crate::eval::{DISC, Evaluators};
 use crate::game::{AnyMove, AnyPosition, Color, Variant};
 use crate::ggf::GgfGame;
+use crate::search::Selectivity;
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use command::Command;
 use hint::{Hint, Step};
@@ -54,6 +55,8 @@ pub struct Config {
     pub hash_mb: usize,
     /// Time kept in reserve for I/O on every timed search.
     pub overhead: Duration,
+    /// Selectivity of the Othello midgame search (`go` and `hint`).
+    pub selectivity: Selectivity,
 }
 
 impl Default for Config {
@@ -61,6 +64,7 @@ impl Default for Config {
         Config {
             hash_mb: DEFAULT_HASH_MB,
             overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            selectivity: Selectivity::DEFAULT,
         }
     }
 }
@@ -120,6 +124,7 @@ pub struct Session {
     position: AnyPosition,
     depth: u32,
     overhead: Duration,
+    selectivity: Selectivity,
     /// Some exactly while a search started here has not made its `Done` report.
     task: Option<Task>,
 }
@@ -145,6 +150,7 @@ impl Session {
             position: start,
             depth: DEFAULT_DEPTH,
             overhead: config.overhead,
+            selectivity: config.selectivity,
             task: None,
         })
     }
@@ -267,6 +273,7 @@ impl Session {
         }
         let mut limits = GoLimits {
             depth: Some(self.depth),
+            selectivity: self.selectivity,
             ..GoLimits::default()
         };
         for color in [Color::Black, Color::White] {
@@ -316,6 +323,7 @@ impl Session {
                     position,
                     limits: GoLimits {
                         depth: Some(depth),
+                        selectivity: self.selectivity,
                         ..GoLimits::default()
                     },
                     received: Instant::now(),

@@ -13,12 +13,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{
-    BestMove, DEFAULT_HASH_MB, Engine, GoRequest, MAX_HASH_MB, MIN_HASH_MB, Report, ResizeError,
-    SearchInfo, StartError,
+    BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, MAX_HASH_MB, MIN_HASH_MB, Report,
+    ResizeError, SearchInfo, StartError,
 };
 use crate::eval::{DISC, Evaluators};
 use crate::game::position::Outcome;
 use crate::game::{AnyPosition, Color, Variant};
+use crate::search::Selectivity;
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use command::{Command, Query, StartPosition};
 
@@ -104,6 +105,7 @@ pub struct Session {
     position: AnyPosition,
     hash_mb: usize,
     overhead_ms: u64,
+    selectivity: Selectivity,
 }
 
 impl Session {
@@ -129,6 +131,7 @@ impl Session {
             position: AnyPosition::start(Variant::Othello),
             hash_mb: DEFAULT_HASH_MB,
             overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            selectivity: Selectivity::DEFAULT,
         })
     }
 
@@ -181,7 +184,10 @@ impl Session {
             Command::Go(limits) => {
                 let request = GoRequest {
                     position: self.position,
-                    limits,
+                    limits: GoLimits {
+                        selectivity: self.selectivity,
+                        ..limits
+                    },
                     received,
                     overhead: Duration::from_millis(self.overhead_ms),
                 };
@@ -220,6 +226,14 @@ impl Session {
             .line("option name Threads type spin default 1 min 1 max 1");
         self.out.line(&format!(
             "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+        ));
+        let levels: String = Selectivity::ALL
+            .iter()
+            .map(|level| format!(" var {}", level.percent()))
+            .collect();
+        self.out.line(&format!(
+            "option name Selectivity type combo default {}{levels}",
+            Selectivity::DEFAULT.percent()
         ));
         self.out.line(ok);
     }
@@ -274,6 +288,13 @@ impl Session {
                 Some(ms) => self.overhead_ms = ms,
                 None => self.error(format!(
                     "setoption: bad value '{value}' for MoveOverhead (expected 0 to {MAX_MOVE_OVERHEAD_MS})"
+                )),
+            },
+            "selectivity" => match command::number::<u8>(value).and_then(Selectivity::from_percent) {
+                Some(level) => self.selectivity = level,
+                None => self.error(format!(
+                    "setoption: bad value '{value}' for Selectivity (expected one of {})",
+                    Selectivity::choices()
                 )),
             },
             _ => self.error(format!("setoption: unknown option '{name}'")),

@@ -14,6 +14,12 @@
 //! ([`think`]); [`pvs`] the node searches, [`ordering`] the move lists,
 //! [`probcut`] the cutoff test and its calibrated errors, [`calibrate`] the
 //! command that fits them.
+//!
+//! The node searches and the ordering exist three times, compiled with
+//! AVX-512, with AVX2 and for the build floor ([`crate::cpu::isa_versions`]);
+//! each search's entry points ([`Midgame::value`], [`Midgame::search`], an
+//! iteration's root) choose once, and the copy passes the choice down to the
+//! move generator and the evaluation.
 
 pub mod calibrate;
 mod ordering;
@@ -27,6 +33,7 @@ use std::time::{Duration, Instant};
 
 use super::tt::{NO_MOVE, TranspositionTable};
 use super::{Iteration, Limits, SearchResult};
+use crate::cpu::{Isa, with_isa};
 use crate::eval::pattern::{Direct, Indices};
 use crate::eval::{DISC, Evaluator};
 use crate::game::{Board, Move, Othello, Square};
@@ -155,8 +162,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'a, REVE
         }
     }
 
-    /// The child of `node` after the move on `x` flipping `flipped`.
-    #[inline]
+    /// The child of `node` after the move on `x` flipping `flipped` (always
+    /// inlined, so that the fast copies of the searches update the indices
+    /// with their instruction set).
+    #[inline(always)]
     pub(crate) fn child(&self, node: &Node, x: u8, flipped: u64) -> Node {
         let square = Square::new(x).expect("a move is a square");
         Node {
@@ -181,14 +190,15 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'a, REVE
     /// The value of `node` at the horizon: exact when the board is full or
     /// one side has no disc left, else the static evaluation (a position
     /// where neither side can move but discs remain is rare enough to be
-    /// evaluated like any other).
+    /// evaluated like any other). With the instruction set `isa`.
     #[inline]
-    pub(crate) fn evaluate(&self, node: &Node) -> i32 {
+    pub(crate) fn evaluate<I: Isa>(&self, isa: I, node: &Node) -> i32 {
         let b = &node.board;
         if b.empties() == 0 || b.player == 0 || b.opponent == 0 {
             return Self::final_value(b);
         }
-        self.eval.evaluate_indexed(&Othello(*b), &node.indices)
+        self.eval
+            .evaluate_indexed_with(isa, &Othello(*b), &node.indices)
     }
 
     /// The exact value of a finished game, in [`DISC`] units.
@@ -202,8 +212,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'a, REVE
         crate::game::mix_key(board.player, board.opponent) ^ self.salt
     }
 
-    /// Counts a node and tells whether the search must stop.
-    #[inline]
+    /// Counts a node and tells whether the search must stop (always inlined:
+    /// LLVM left it out of line in the fast copies).
+    #[inline(always)]
     pub(crate) fn out_of_budget(&mut self) -> bool {
         if self.aborted {
             return true;
@@ -245,7 +256,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'a, REVE
     /// current selectivity: calibration and tools.
     pub fn value(&mut self, board: Board, depth: u32) -> i32 {
         let node = self.root_node(board);
-        self.pvs(&node, depth, -INF, INF, 0)
+        with_isa!(avx512 isa => self.pvs(isa, &node, depth, -INF, INF, 0))
     }
 
     /// The value of `board` at `depth` within `(alpha, beta)` (fail-soft),
@@ -254,9 +265,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'a, REVE
     pub fn search(&mut self, board: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
         let node = self.root_node(board);
         if beta - alpha <= 1 {
-            self.nws(&node, depth, alpha)
+            with_isa!(avx512 isa => self.nws(isa, &node, depth, alpha))
         } else {
-            self.pvs(&node, depth, alpha, beta, 0)
+            with_isa!(avx512 isa => self.pvs(isa, &node, depth, alpha, beta, 0))
         }
     }
 
@@ -264,7 +275,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'a, REVE
     /// principal variation left in [`Self::pv`].
     fn root(&mut self, node: &Node, depth: u32, alpha: i32, beta: i32) -> i32 {
         self.scratch.pv_len[0] = 0;
-        self.pvs(node, depth, alpha, beta, 0)
+        with_isa!(avx512 isa => self.pvs(isa, node, depth, alpha, beta, 0))
     }
 }
 
@@ -277,9 +288,9 @@ fn solve_estimate(empties: u32) -> Duration {
 }
 
 /// The midgame search of Othello under these rules: iterative deepening from
-/// depth 1 with aspiration windows, the selectivity of [`Selectivity::DEFAULT`],
-/// and the exact solver once the end is near. One report per finished
-/// iteration through `on_iteration`.
+/// depth 1 with aspiration windows, the selectivity of the limits
+/// ([`Selectivity::DEFAULT`] unless set), and the exact solver once the end
+/// is near. One report per finished iteration through `on_iteration`.
 pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     state: &Othello<REVERSED>,
     eval: &E,
@@ -327,6 +338,7 @@ pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     let mut scratch = Scratch::default();
     let mut search =
         Midgame::<REVERSED, E>::new(eval, tt, stop, hard_deadline, limits.nodes, &mut scratch);
+    search.set_selectivity(limits.selectivity);
     let node = search.root_node(board);
     // A move is always ready: the first in order, until an iteration finishes.
     let mut best_move = search.first_move(&node);
@@ -412,7 +424,7 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
     /// The move tried first at the root before any iteration finished.
     fn first_move(&mut self, node: &Node) -> Option<Move> {
         let slot = 0;
-        self.order(node, node.board.moves(), NO_MOVE, 0, slot);
+        with_isa!(avx512 isa => self.order(isa, node, node.board.moves(), NO_MOVE, 0, slot));
         self.scratch.lists[slot]
             .next()
             .and_then(|item| Square::new(item.square).map(Move::Play))

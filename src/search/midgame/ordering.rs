@@ -4,10 +4,11 @@
 //! good and its subtree small).
 
 use super::{INF, Midgame};
+use crate::cpu::isa_versions;
 use crate::eval::{DISC, Evaluator};
 use crate::game::Othello;
 use crate::game::bitboard::{Bits, CORNERS};
-use crate::game::flip::flips;
+use crate::game::flip::{flips_with, legal_moves_with};
 
 /// One move of a list: its square, the discs it flips, its ordering key.
 #[derive(Clone, Copy, Default)]
@@ -72,46 +73,50 @@ fn sort_depth(depth: u32) -> u32 {
 const VALUE_ORDER_DEPTH: u32 = 2;
 
 impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED, E> {
-    /// Fills list `slot` with the moves of `node` keyed best first, for a
-    /// node to be searched `depth` plies deep.
-    pub(super) fn order(
-        &mut self,
-        node: &super::Node,
-        moves: u64,
-        hash_move: u8,
-        depth: u32,
-        slot: usize,
-    ) {
-        let board = node.board;
-        let mut len = 0;
-        let by_value = depth >= VALUE_ORDER_DEPTH;
-        let sort = sort_depth(depth);
-        for x in Bits(moves) {
-            let flipped = flips(board.player, board.opponent, x);
-            let key = if x == hash_move {
-                i32::MAX
-            } else {
-                let child = self.child(node, x, flipped);
-                let replies = child.board.moves();
-                let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                let value = if by_value {
-                    if sort == 0 {
-                        -self.evaluate(&child)
-                    } else {
-                        -self.shallow(&child, sort, -INF, INF)
-                    }
+    isa_versions! {
+        /// Fills list `slot` with the moves of `node` keyed best first, for a
+        /// node to be searched `depth` plies deep. With the instruction set `isa`.
+        pub(super) fn order / order_fast / order_portable / order_avx512
+        (
+            &mut self,
+            isa,
+            node: &super::Node,
+            moves: u64,
+            hash_move: u8,
+            depth: u32,
+            slot: usize,
+        ) {
+            let board = node.board;
+            let mut len = 0;
+            let by_value = depth >= VALUE_ORDER_DEPTH;
+            let sort = sort_depth(depth);
+            for x in Bits(moves) {
+                let flipped = flips_with(isa, board.player, board.opponent, x);
+                let key = if x == hash_move {
+                    i32::MAX
                 } else {
-                    0
+                    let child = self.child(node, x, flipped);
+                    let replies = legal_moves_with(isa, child.board.player, child.board.opponent);
+                    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                    let value = if by_value {
+                        if sort == 0 {
+                            -self.evaluate(isa, &child)
+                        } else {
+                            -self.shallow(isa, &child, sort, -INF, INF)
+                        }
+                    } else {
+                        0
+                    };
+                    value - REPLY_WEIGHT * mobility
                 };
-                value - REPLY_WEIGHT * mobility
-            };
-            self.scratch.lists[slot].items[len] = super::ordering::Item {
-                square: x,
-                flipped,
-                key,
-            };
-            len += 1;
+                self.scratch.lists[slot].items[len] = super::ordering::Item {
+                    square: x,
+                    flipped,
+                    key,
+                };
+                len += 1;
+            }
+            self.scratch.lists[slot].len = len;
         }
-        self.scratch.lists[slot].len = len;
     }
 }

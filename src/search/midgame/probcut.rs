@@ -12,6 +12,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use super::Midgame;
+use crate::cpu::Isa;
 use crate::eval::{DISC, Evaluator};
 use crate::game::Othello;
 
@@ -49,6 +50,29 @@ impl Selectivity {
     /// The share of cuts expected right, in percent (100 for full width).
     pub fn percent(self) -> u8 {
         LEVELS.get(usize::from(self.0)).map_or(100, |&(_, p)| p)
+    }
+
+    /// The level of `percent` (73, 87, 95, 99, or 100 for full width), if
+    /// there is one.
+    pub fn from_percent(percent: u8) -> Option<Selectivity> {
+        Selectivity::ALL
+            .into_iter()
+            .find(|level| level.percent() == percent)
+    }
+
+    /// The percentages of every level, for messages: `73, 87, 95, 99, 100`.
+    pub fn choices() -> String {
+        Selectivity::ALL
+            .iter()
+            .map(|level| level.percent().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl Default for Selectivity {
+    fn default() -> Self {
+        Selectivity::DEFAULT
     }
 }
 
@@ -156,8 +180,16 @@ pub fn model(reversed: bool) -> Model {
 impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED, E> {
     /// The probable cutoff of a null-window node `(alpha, alpha + 1)` at
     /// `depth`: the bound to return when a shallow search says the deep one
-    /// would very probably fail the same way.
-    pub(super) fn probcut(&mut self, node: &super::Node, depth: u32, alpha: i32) -> Option<i32> {
+    /// would very probably fail the same way. With the instruction set
+    /// `isa`, inlined into the null-window search.
+    #[inline(always)]
+    pub(super) fn probcut<I: Isa>(
+        &mut self,
+        isa: I,
+        node: &super::Node,
+        depth: u32,
+        alpha: i32,
+    ) -> Option<i32> {
         let t = self.selectivity.t()?;
         if depth < MIN_DEPTH {
             return None;
@@ -168,22 +200,23 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
         let shallow = shallow_depth(depth);
         let beta = alpha + 1;
         let high = beta + margin;
-        if high < 64 * DISC && self.shallow_probe(node, shallow, high - 1) >= high {
+        if high < 64 * DISC && self.shallow_probe(isa, node, shallow, high - 1) >= high {
             return Some(beta);
         }
         let low = alpha - margin;
-        if low > -64 * DISC && self.shallow_probe(node, shallow, low) <= low {
+        if low > -64 * DISC && self.shallow_probe(isa, node, shallow, low) <= low {
             return Some(alpha);
         }
         None
     }
 
     /// The null-window search of a probable cutoff.
-    fn shallow_probe(&mut self, node: &super::Node, depth: u32, alpha: i32) -> i32 {
+    #[inline(always)]
+    fn shallow_probe<I: Isa>(&mut self, isa: I, node: &super::Node, depth: u32, alpha: i32) -> i32 {
         if depth == 0 {
-            self.evaluate(node)
+            self.evaluate(isa, node)
         } else {
-            self.nws(node, depth, alpha)
+            self.nws(isa, node, depth, alpha)
         }
     }
 }
@@ -233,5 +266,11 @@ mod tests {
         }));
         assert_eq!(Selectivity::NONE.percent(), 100);
         assert_eq!(Selectivity::NONE.to_string(), "100%");
+        for level in Selectivity::ALL {
+            assert_eq!(Selectivity::from_percent(level.percent()), Some(level));
+        }
+        assert_eq!(Selectivity::from_percent(100), Some(Selectivity::NONE));
+        assert_eq!(Selectivity::from_percent(80), None);
+        assert_eq!(Selectivity::choices(), "73, 87, 95, 99, 100");
     }
 }

@@ -264,3 +264,110 @@ fn a_forced_pass_is_searched_from_the_other_side() {
     assert_eq!(last.pv[0], Move::Pass);
     assert_eq!(reports.last(), Some(&last));
 }
+
+#[test]
+fn think_searches_at_the_selectivity_of_its_limits() {
+    let evals = Evaluators::default();
+    let boards: Vec<Board> = random_positions(3, 40)
+        .into_iter()
+        .filter(|b| b.empties() >= 30 && b.moves() != 0)
+        .take(4)
+        .collect();
+    assert_eq!(boards.len(), 4);
+    let run = |board: Board, depth: u32, selectivity: Selectivity| {
+        let mut tt = TranspositionTable::new(4);
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            selectivity,
+            ..Limits::depth(depth)
+        };
+        let mut levels = Vec::new();
+        let r = think(
+            &Othello::<false>(board),
+            &evals.othello,
+            &mut tt,
+            &limits,
+            &stop,
+            &mut |it| levels.push(it.selectivity),
+        );
+        let last = r.last.expect("an iteration finished");
+        assert!(!last.exact);
+        assert!(levels.iter().all(|&p| p == selectivity.percent()));
+        (last.score, r.nodes)
+    };
+    let (mut full_nodes, mut selective_nodes) = (0, 0);
+    for &board in &boards {
+        // Full width through `think` is plain minimax: the table only holds
+        // shallower results from earlier iterations.
+        let (score, _) = run(board, 4, Selectivity::NONE);
+        assert_eq!(score, minimax::<false, _>(&evals.othello, board, 4));
+        full_nodes += run(board, 9, Selectivity::NONE).1;
+        selective_nodes += run(board, 9, Selectivity::DEFAULT).1;
+    }
+    assert!(
+        full_nodes > selective_nodes,
+        "full width {full_nodes} nodes, selective {selective_nodes}"
+    );
+}
+
+/// The AVX-512, AVX2 and portable copies of the search ([`crate::cpu`])
+/// search the same tree: the same move, score, variation and node count,
+/// through `think` (iterative deepening, aspiration, probable cutoffs at the
+/// default selectivity) and with each copy called directly at full width,
+/// for both rules and both evaluations.
+#[test]
+fn portable_and_fast_copies_search_the_same_tree() {
+    use crate::cpu::{Avx512, Fast, Isa, Portable, portable_only};
+    use crate::eval::{EvalKind, OthelloEval};
+    let trained = Evaluators::default();
+    let handmade = Evaluators::new(EvalKind::Handmade).unwrap();
+    fn value<const R: bool, I: Isa>(
+        isa: I,
+        eval: &OthelloEval<R>,
+        board: Board,
+        depth: u32,
+    ) -> (i32, Vec<Move>, u64) {
+        let mut tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        let mut scratch = Scratch::default();
+        let mut search = Midgame::<R, _>::new(eval, &mut tt, &stop, None, None, &mut scratch);
+        search.set_selectivity(Selectivity::NONE);
+        let node = search.root_node(board);
+        let score = search.pvs(isa, &node, depth, -INF, INF, 0);
+        (score, search.pv(), search.nodes)
+    }
+    fn compare<const R: bool>(eval: &OthelloEval<R>, board: Board, depth: u32) {
+        let run = || {
+            let mut tt = TranspositionTable::new(4);
+            let stop = AtomicBool::new(false);
+            let mut reports = Vec::new();
+            let r = think(
+                &Othello::<R>(board),
+                eval,
+                &mut tt,
+                &Limits::depth(depth),
+                &stop,
+                &mut |it| reports.push((it.depth, it.score, it.pv.clone(), it.nodes)),
+            );
+            (r.best_move, r.nodes, reports)
+        };
+        let dispatched = run();
+        assert_eq!(dispatched, portable_only(run), "{board:?} reversed {R}");
+        // Each copy called directly (the dispatch picks one).
+        let portable = value(Portable, eval, board, depth - 2);
+        if let Some(fast) = Fast::detect() {
+            assert_eq!(value(fast, eval, board, depth - 2), portable);
+        }
+        if let Some(avx512) = Avx512::detect() {
+            assert_eq!(value(avx512, eval, board, depth - 2), portable);
+        }
+    }
+    for (i, board) in random_positions(38, 12).into_iter().enumerate() {
+        let depth = 8 + (i as u32 % 3);
+        compare(&trained.othello, board, depth);
+        compare(&trained.reversed, board, depth);
+        if i % 4 == 0 {
+            compare(&handmade.othello, board, 6);
+        }
+    }
+}
