@@ -29,7 +29,7 @@ use crate::eval::DISC;
 use crate::eval::trained::{TrainedEval, Weights};
 use crate::game::{Board, Othello, Variant};
 use crate::rng::Rng;
-use crate::search::endgame::Solver;
+use crate::search::endgame::{Discs, Solver};
 use crate::search::midgame::Selectivity;
 use crate::search::{Limits, TranspositionTable, think};
 use crate::wthor::{self, WthorGame};
@@ -285,7 +285,10 @@ pub fn label<const R: bool>(
         .map(|&board| {
             let (score, exact) = if board.empties() <= exact_empties {
                 let mut solver = Solver::<R, _>::new(tt, eval, &stop, None, None, salt);
-                (solver.solve(board, -64, 64) * DISC, true)
+                (
+                    solver.solve(board, Discs(-64), Discs(64)).to_value().0,
+                    true,
+                )
             } else {
                 let found = think(
                     &Othello::<R>(board),
@@ -648,16 +651,16 @@ mod tests {
                     let mut fresh = TranspositionTable::new(1);
                     let salt = 0;
                     let exact = match &evals {
-                        Evals::Reversed(e) => {
-                            Solver::<true, _>::new(&mut fresh, e, &stop, None, None, salt)
-                                .solve(*b, -64, 64)
-                        }
-                        Evals::Othello(e) => {
-                            Solver::<false, _>::new(&mut fresh, e, &stop, None, None, salt)
-                                .solve(*b, -64, 64)
-                        }
+                        Evals::Reversed(e) => Solver::<true, _>::new(
+                            &mut fresh, e, &stop, None, None, salt,
+                        )
+                        .solve(*b, Discs(-64), Discs(64)),
+                        Evals::Othello(e) => Solver::<false, _>::new(
+                            &mut fresh, e, &stop, None, None, salt,
+                        )
+                        .solve(*b, Discs(-64), Discs(64)),
                     };
-                    assert_eq!(i32::from(r.score), exact * DISC);
+                    assert_eq!(i32::from(r.score), exact.to_value().0);
                 }
             }
             assert!(checked >= 8, "{checked}");

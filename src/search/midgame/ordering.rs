@@ -9,6 +9,7 @@ use crate::eval::{DISC, Evaluator};
 use crate::game::Othello;
 use crate::game::bitboard::{Bits, CORNERS};
 use crate::game::flip::{flips_with, legal_moves_with};
+use crate::search::movelist::{self, Keyed, SwapLast};
 
 /// One move of a list: its square, the discs it flips, its ordering key.
 #[derive(Clone, Copy, Default)]
@@ -18,41 +19,15 @@ pub(super) struct Item {
     pub key: i32,
 }
 
-/// A fixed-capacity move list (no position has more than 33 moves; 64 holds
-/// any set of squares).
-pub(super) struct MoveList {
-    items: [Item; 64],
-    len: usize,
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList {
-            items: [Item::default(); 64],
-            len: 0,
-        }
-    }
-}
-
-impl MoveList {
-    /// Takes the remaining item with the highest key.
+impl Keyed for Item {
     #[inline]
-    pub fn next(&mut self) -> Option<Item> {
-        if self.len == 0 {
-            return None;
-        }
-        let mut best = 0;
-        for i in 1..self.len {
-            if self.items[i].key > self.items[best].key {
-                best = i;
-            }
-        }
-        let item = self.items[best];
-        self.len -= 1;
-        self.items[best] = self.items[self.len];
-        Some(item)
+    fn key(&self) -> i32 {
+        self.key
     }
 }
+
+/// The midgame search's move list: the last item fills a taken one's place.
+pub(super) type MoveList = movelist::MoveList<Item, SwapLast>;
 
 /// What one reply of the opponent costs in the ordering key, in the
 /// evaluation's units: mobility (corners count twice) against value.
@@ -87,7 +62,7 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
             slot: usize,
         ) {
             let board = node.board;
-            let mut len = 0;
+            self.scratch.lists[slot].clear();
             let by_value = depth >= VALUE_ORDER_DEPTH;
             let sort = sort_depth(depth);
             for x in Bits(moves) {
@@ -109,14 +84,12 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
                     };
                     value - REPLY_WEIGHT * mobility
                 };
-                self.scratch.lists[slot].items[len] = super::ordering::Item {
+                self.scratch.lists[slot].push(Item {
                     square: x,
                     flipped,
                     key,
-                };
-                len += 1;
+                });
             }
-            self.scratch.lists[slot].len = len;
         }
     }
 }
