@@ -33,7 +33,7 @@ const EXACT_JUMP: u32 = 7;
 /// What an exact solve may use: the shared table and the search's limits.
 pub struct SolveContext<'a> {
     /// The transposition table (exact entries are stored as searched to the end).
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     /// The stop flag.
     pub stop: &'a AtomicBool,
     /// Abort at this instant.

@@ -90,7 +90,7 @@ impl Default for Scratch {
 /// One midgame search: its limits, counters and principal variation.
 pub struct Midgame<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     eval: &'a E,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
     node_limit: u64,
@@ -114,7 +114,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'a, REVE
     /// or after `node_limit` nodes, with the table keys of its variant.
     pub fn new(
         eval: &'a E,
-        tt: &'a mut TranspositionTable,
+        tt: &'a TranspositionTable,
         stop: &'a AtomicBool,
         deadline: Option<Instant>,
         node_limit: Option<u64>,

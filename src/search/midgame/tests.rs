@@ -61,10 +61,10 @@ fn full_width_value<const R: bool, E: Evaluator<Othello<R>>>(
     alpha: i32,
     beta: i32,
 ) -> i32 {
-    let mut tt = TranspositionTable::new(1);
+    let tt = TranspositionTable::new(1);
     let stop = AtomicBool::new(false);
     let mut scratch = Scratch::default();
-    let mut search = Midgame::<R, E>::new(eval, &mut tt, &stop, None, None, &mut scratch);
+    let mut search = Midgame::<R, E>::new(eval, &tt, &stop, None, None, &mut scratch);
     search.set_selectivity(Selectivity::NONE);
     // Search shallower depths first, so the table holds moves and bounds.
     for d in 1..depth {
@@ -138,11 +138,11 @@ fn selective_search_stays_near_the_full_width_value() {
     let mut total = 0.0;
     for &board in &boards {
         let full = full_width_value::<false, _>(&evals.othello, board, 8, -INF, INF);
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let stop = AtomicBool::new(false);
         let mut scratch = Scratch::default();
         let mut search =
-            Midgame::<false, _>::new(&evals.othello, &mut tt, &stop, None, None, &mut scratch);
+            Midgame::<false, _>::new(&evals.othello, &tt, &stop, None, None, &mut scratch);
         let selective = search.value(board, 8);
         total += f64::from((selective - full).abs()) / f64::from(DISC);
     }
@@ -327,10 +327,10 @@ fn portable_and_fast_copies_search_the_same_tree() {
         board: Board,
         depth: u32,
     ) -> (i32, Vec<Move>, u64) {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let stop = AtomicBool::new(false);
         let mut scratch = Scratch::default();
-        let mut search = Midgame::<R, _>::new(eval, &mut tt, &stop, None, None, &mut scratch);
+        let mut search = Midgame::<R, _>::new(eval, &tt, &stop, None, None, &mut scratch);
         search.set_selectivity(Selectivity::NONE);
         let node = search.root_node(board);
         let score = search.pvs(isa, &node, depth, -INF, INF, 0);
