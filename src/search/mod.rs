@@ -84,6 +84,9 @@ pub struct Limits {
     /// The confidence of the Othello midgame search's probable cutoffs
     /// ([`Selectivity::NONE`]: full width); other games ignore it.
     pub selectivity: Selectivity,
+    /// Search threads (the Othello midgame search and its solves; other
+    /// games search with one).
+    pub threads: usize,
 }
 
 impl Limits {
@@ -95,6 +98,7 @@ impl Limits {
             nodes: None,
             budget: None,
             selectivity: Selectivity::DEFAULT,
+            threads: 1,
         }
     }
 
