@@ -339,20 +339,21 @@ pub struct DepthReached {
 }
 
 /// Searches `position` by iterative deepening up to `max_depth` (or until
-/// `time_limit`) with a fresh table of `hash_mb` MB and returns when each
-/// depth was completed.
+/// `time_limit`) with `threads` search threads over `tt`, cleared first,
+/// and returns when each depth was completed.
 pub fn depth_profile(
     position: &AnyPosition,
     evaluators: &Evaluators,
     max_depth: u32,
     time_limit: Duration,
+    threads: usize,
     tt: &mut TranspositionTable,
 ) -> Vec<DepthReached> {
     fn profile<G: Searchable, E: Evaluator<G>>(
         position: &Position<G>,
         eval: &E,
         max_depth: u32,
-        time_limit: Duration,
+        (time_limit, threads): (Duration, usize),
         tt: &mut TranspositionTable,
     ) -> Vec<DepthReached> {
         tt.clear();
@@ -364,6 +365,7 @@ pub fn depth_profile(
                 soft: time_limit,
                 hard: time_limit,
             }),
+            threads,
             ..Limits::infinite(start)
         };
         let mut reached = Vec::new();
@@ -378,10 +380,11 @@ pub fn depth_profile(
         });
         reached
     }
+    let limit = (time_limit, threads);
     match position {
-        AnyPosition::Othello(p) => profile(p, &evaluators.othello, max_depth, time_limit, tt),
-        AnyPosition::Reversed(p) => profile(p, &evaluators.reversed, max_depth, time_limit, tt),
-        AnyPosition::TicTacToe(p) => profile(p, &evaluators.tictactoe, max_depth, time_limit, tt),
+        AnyPosition::Othello(p) => profile(p, &evaluators.othello, max_depth, limit, tt),
+        AnyPosition::Reversed(p) => profile(p, &evaluators.reversed, max_depth, limit, tt),
+        AnyPosition::TicTacToe(p) => profile(p, &evaluators.tictactoe, max_depth, limit, tt),
     }
 }
 

@@ -30,6 +30,9 @@ pub const MIN_HASH_MB: usize = 1;
 /// Largest transposition table the `Hash` option and `--hash` accept, in megabytes.
 pub const MAX_HASH_MB: usize = 16 * 1024;
 
+/// Most search threads the `Threads` option and `--threads` accept.
+pub const MAX_THREADS: usize = 256;
+
 /// A forced answer (a pass, or the single legal move of a timed search) is
 /// still given a value worth reporting: positions with at most this many
 /// empty squares are solved exactly, which takes milliseconds...
@@ -70,6 +73,8 @@ pub struct GoLimits {
     /// The selectivity of the Othello midgame search (an engine option, not
     /// a `go` limit: the front ends set it from their settings).
     pub selectivity: Selectivity,
+    /// Search threads, likewise an engine option (0 counts as 1).
+    pub threads: usize,
 }
 
 impl GoLimits {
@@ -115,6 +120,7 @@ impl GoLimits {
             nodes: self.nodes,
             budget,
             selectivity: self.selectivity,
+            threads: self.threads.max(1),
         }
     }
 
@@ -473,6 +479,8 @@ fn forced_limits(limits: &Limits, empties: u32) -> Limits {
         nodes: Some(limits.nodes.map_or(FORCED_NODES, |n| n.min(FORCED_NODES))),
         budget: Some(time::Budget { soft: hard, hard }),
         selectivity: limits.selectivity,
+        // A few milliseconds of search: not worth starting threads for.
+        threads: 1,
     }
 }
 

@@ -456,6 +456,31 @@ fn hash_is_checked_everywhere_against_the_ugi_range() {
 
 /// `--selectivity` takes the levels of the UGI `Selectivity` option, in
 /// every command that plays.
+/// `--threads` takes the range of the UGI `Threads` option in every command
+/// that plays, and a game with two threads is played through GTP.
+#[test]
+fn threads_take_the_ugi_range() {
+    for command in ["gtp", "nboard", "play"] {
+        for bad in ["0", "257", "x"] {
+            let (code, _, err) = orca(&[command, "--threads", bad]);
+            assert_eq!(code, 2, "{command} --threads {bad}: {err}");
+        }
+    }
+    let (code, out, err) = orca_with(
+        &["gtp", "--threads", "2", "--movetime", "30"],
+        "genmove b\ngenmove w\ngenmove b\nquit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let answers: Vec<&str> = out.lines().filter(|l| l.starts_with('=')).collect();
+    assert_eq!(answers.len(), 4, "{out}");
+    let moves: Vec<&str> = answers[..3].iter().map(|l| l[1..].trim()).collect();
+    let position = orca::game::AnyPosition::start(Variant::Othello);
+    assert!(
+        position.play_line(moves.iter().copied()).is_ok(),
+        "{moves:?}"
+    );
+}
+
 #[test]
 fn selectivity_is_checked_against_the_ugi_levels() {
     let (_, out, _) = orca_with(&["ugi"], "ugi\nquit\n");
@@ -483,12 +508,17 @@ fn selectivity_is_checked_against_the_ugi_levels() {
 }
 
 #[test]
-fn solve_threads_are_bounded() {
+fn solve_jobs_are_bounded_and_threads_point_to_them() {
     for bad in ["0", "257", "100000"] {
-        let (code, _, err) = orca(&["solve", "data/obf/fforum-1-19.obf", "--threads", bad]);
-        assert_eq!(code, 2, "--threads {bad}: {err}");
-        assert!(err.contains("is not in 1..=256"), "--threads {bad}: {err}");
+        let (code, _, err) = orca(&["solve", "data/obf/fforum-1-19.obf", "--jobs", bad]);
+        assert_eq!(code, 2, "--jobs {bad}: {err}");
+        assert!(err.contains("is not in 1..=256"), "--jobs {bad}: {err}");
     }
+    // --threads once meant --jobs; it is refused rather than reinterpreted.
+    let (code, out, err) = orca(&["solve", "data/obf/fforum-1-19.obf", "--threads", "2"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("use --jobs N"), "{err}");
 }
 
 /// The peak resident memory of `orca` with these arguments, in kB.
@@ -524,13 +554,13 @@ fn idle_solve_threads_hold_no_table() {
     std::fs::write(&one, file.lines().next().unwrap()).unwrap();
     // One position: one thread and one 16 MB table, not 64 of each (a GB:
     // before, the peak was 76 to 750 MB, as the idle threads overlapped).
-    let args = ["solve", path_text(&one), "--threads", "64", "--hash", "16"];
+    let args = ["solve", path_text(&one), "--jobs", "64", "--hash", "16"];
     let peak = peak_memory_kb(&args);
     assert!(peak < 200 * 1024, "peak {peak} kB");
     let (code, _, err) = orca(&args);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("--threads 64 capped at 1, the number of positions"),
+        err.contains("--jobs 64 capped at 1, the number of positions"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(dir);

@@ -186,7 +186,7 @@ fn orca_solve_prints_the_table_and_checks_the_file() {
         "--hash",
         "16",
         "--wld",
-        "--threads",
+        "--jobs",
         "2",
     ]);
     assert_eq!(code, 0, "{out}");

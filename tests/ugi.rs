@@ -335,7 +335,8 @@ fn bad_input_is_answered_and_changes_nothing() {
     error_only(&mut e, "setoption name Colour value red");
     error_only(&mut e, "setoption name Hash value lots");
     error_only(&mut e, "setoption name Hash value 0");
-    error_only(&mut e, "setoption name Threads value 4");
+    error_only(&mut e, "setoption name Threads value 0");
+    error_only(&mut e, "setoption name Threads value 257");
     error_only(&mut e, "setoption name Variant value chess");
     error_only(&mut e, "setoption name MoveOverhead value -1");
     error_only(&mut e, "setoption name Selectivity value 50");
@@ -394,6 +395,107 @@ fn quit_in_the_middle_of_a_search_answers_and_exits() {
     e.send("quit");
     e.wait_for("bestmove");
     assert_eq!(e.wait_exit(PATIENCE), Some(0));
+}
+
+/// Threads takes 1 to 256; a bad value is one error line and changes nothing.
+#[test]
+fn threads_option_range() {
+    let mut e = Orca::ugi();
+    e.send("ugi");
+    let lines = e.until("ugiok");
+    assert!(
+        lines.contains(&"option name Threads type spin default 1 min 1 max 256".to_string()),
+        "{lines:?}"
+    );
+    for good in ["1", "2", "256"] {
+        e.send(&format!("setoption name Threads value {good}"));
+        assert_eq!(e.sync(), Vec::<String>::new(), "{good}");
+    }
+    for bad in ["0", "257", "-1", "two"] {
+        assert_eq!(
+            error_only(&mut e, &format!("setoption name Threads value {bad}")),
+            format!(
+                "info string error: setoption: bad value '{bad}' for Threads (expected 1 to 256)"
+            )
+        );
+    }
+    e.send("setoption name Threads value 2");
+    let best = e.best_move("go depth 6");
+    assert!(
+        AnyPosition::start(Variant::Othello)
+            .play_line([best.as_str()])
+            .is_ok()
+    );
+}
+
+/// `stop`, `quit` and end of input during a search of two threads: one
+/// bestmove each time, and the engine exits when told to.
+#[test]
+fn stop_quit_and_eof_end_a_parallel_search() {
+    let start = |e: &mut Orca| {
+        e.send("setoption name Threads value 2");
+        e.send("position startpos moves f5 d6");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    let mut e = Orca::ugi();
+    start(&mut e);
+    let before = e.sync();
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    e.send("stop");
+    e.wait_for("bestmove");
+    let after = e.sync();
+    assert!(
+        after.iter().all(|l| !l.starts_with("bestmove")),
+        "{after:?}"
+    );
+    // The next search runs as usual.
+    assert!(!e.best_move("go depth 4").is_empty());
+
+    let mut e = Orca::ugi();
+    start(&mut e);
+    e.send("quit");
+    e.wait_for("bestmove");
+    assert_eq!(e.wait_exit(PATIENCE), Some(0));
+
+    let mut e = Orca::ugi();
+    start(&mut e);
+    e.close_stdin();
+    e.wait_for("bestmove");
+    assert_eq!(e.wait_exit(PATIENCE), Some(0));
+}
+
+/// A whole game with `Threads 2`, on a move time and at a depth in turn:
+/// one legal bestmove per go, nothing after it.
+#[test]
+fn a_game_with_two_threads() {
+    let mut e = Orca::ugi();
+    e.send("setoption name Threads value 2");
+    let mut moves: Vec<String> = Vec::new();
+    let mut position = AnyPosition::start(Variant::Othello);
+    while !position.is_over() {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let go = if moves.len().is_multiple_of(2) {
+            "go movetime 30"
+        } else {
+            "go depth 7"
+        };
+        let best = e.best_move(go);
+        position = position
+            .play_line([best.as_str()])
+            .unwrap_or_else(|err| panic!("{best} after {moves:?}: {err}"));
+        moves.push(best);
+        let after = e.sync();
+        assert!(
+            after.iter().all(|l| !l.starts_with("bestmove")),
+            "{after:?}"
+        );
+    }
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    assert_eq!(e.query("gameover"), "true");
 }
 
 #[test]

@@ -68,6 +68,10 @@ struct DepthArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// Search threads of each search (times are wall-clock, nodes those of
+    /// all threads).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::threads())]
+    threads: usize,
 }
 
 #[derive(Args, Debug)]
@@ -178,6 +182,7 @@ fn depth(args: &DepthArgs, evaluators: &Evaluators) -> i32 {
             evaluators,
             args.max_depth,
             Duration::from_secs_f64(args.time_limit.max(0.001)),
+            args.threads,
             &mut tt,
         );
         let deepest = reached.last().map_or(0, |r| r.depth);

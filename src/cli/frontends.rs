@@ -30,6 +30,9 @@ pub struct EngineArgs {
     /// 100 (full width).
     #[arg(long, value_name = "PERCENT", default_value = "73", value_parser = super::parse_selectivity)]
     selectivity: Selectivity,
+    /// Search threads of one search, as the UGI `Threads` option (1 to 256).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::threads())]
+    threads: usize,
     #[command(flatten)]
     pub(super) eval: super::EvalArgs,
 }
@@ -71,6 +74,7 @@ pub fn run_nboard(args: &NboardArgs, evaluators: Arc<Evaluators>) -> i32 {
         hash_mb: args.engine.hash,
         overhead: Duration::from_millis(args.engine.move_overhead),
         selectivity: args.engine.selectivity,
+        threads: args.engine.threads,
     };
     nboard::run(
         Box::new(BufReader::new(std::io::stdin())),
@@ -94,6 +98,7 @@ pub fn run_gtp(args: &GtpArgs, evaluators: Arc<Evaluators>) -> i32 {
         hash_mb: args.engine.hash,
         overhead: Duration::from_millis(args.engine.move_overhead),
         selectivity: args.engine.selectivity,
+        threads: args.engine.threads,
     };
     let stdin = std::io::stdin();
     gtp::run(&mut stdin.lock(), Output::stdout(), evaluators, config)

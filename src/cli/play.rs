@@ -52,6 +52,9 @@ pub struct PlayArgs {
     /// option: 73, 87, 95, 99 or 100 (full width).
     #[arg(long, value_name = "PERCENT", default_value = "73", value_parser = super::parse_selectivity)]
     selectivity: orca::search::Selectivity,
+    /// Search threads of Orca's search (1 to 256).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::threads())]
+    threads: usize,
     /// Mark and list the legal moves on your turn.
     #[arg(long)]
     hints: bool,
@@ -84,11 +87,13 @@ pub fn run(args: &PlayArgs, evaluators: Arc<Evaluators>) -> i32 {
         Some(depth) => GoLimits {
             depth: Some(depth),
             selectivity: args.selectivity,
+            threads: args.threads,
             ..GoLimits::default()
         },
         None => GoLimits {
             movetime: Some(args.movetime.unwrap_or(DEFAULT_MOVETIME)),
             selectivity: args.selectivity,
+            threads: args.threads,
             ..GoLimits::default()
         },
     };

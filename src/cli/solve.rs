@@ -19,9 +19,13 @@ pub struct SolveArgs {
     /// Solve this many positions of the file at the same time, one search
     /// thread and one table each (the answers never depend on it); no more
     /// threads than positions are started.
-    #[arg(long, default_value_t = 1,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64))]
-    threads: usize,
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_JOBS as u64))]
+    jobs: usize,
+    /// Search threads of one solve: not available yet (an error that
+    /// points to --jobs, which --threads used to mean).
+    #[arg(long, value_name = "N", hide = true)]
+    threads: Option<String>,
     // 256 MB by default: larger tables save a few nodes but each probe waits
     // longer (docs/tuning.md, "The table").
     /// Transposition table size in MB (per thread).
@@ -40,9 +44,9 @@ pub struct SolveArgs {
     pub(super) eval: super::EvalArgs,
 }
 
-/// Most positions `--threads` solves at once: far more cores than a machine
+/// Most positions `--jobs` solves at once: far more cores than a machine
 /// has, yet a bound on the threads and tables a typo can ask for.
-const MAX_THREADS: usize = 256;
+const MAX_JOBS: usize = 256;
 
 struct Row {
     index: usize,
@@ -105,6 +109,13 @@ fn rate(nodes: u64, elapsed: Duration) -> String {
 
 /// Solves the file; returns 0 if every answer agrees with it, 1 otherwise.
 pub fn run(args: &SolveArgs, evaluators: std::sync::Arc<Evaluators>) -> i32 {
+    if args.threads.is_some() {
+        eprintln!(
+            "orca solve: --threads (search threads of one solve) is not available yet; \
+             use --jobs N to solve N positions at a time"
+        );
+        return 2;
+    }
     let text = match std::fs::read_to_string(&args.file) {
         Ok(t) => t,
         Err(e) => {
@@ -136,11 +147,11 @@ pub fn run(args: &SolveArgs, evaluators: std::sync::Arc<Evaluators>) -> i32 {
     let results = Mutex::new(Vec::new());
     let total = problems.len();
     // A thread with no position to solve would only hold a table.
-    let threads = args.threads.min(total);
-    if threads < args.threads {
+    let threads = args.jobs.min(total);
+    if threads < args.jobs {
         eprintln!(
-            "orca solve: --threads {} capped at {threads}, the number of positions",
-            args.threads
+            "orca solve: --jobs {} capped at {threads}, the number of positions",
+            args.jobs
         );
     }
     let queue = Mutex::new(problems.into_iter().enumerate());

@@ -30,7 +30,7 @@ const CLOCK_CHECK_INTERVAL: u64 = 1024;
 /// The state of one search: counters, limits and the principal variation.
 pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     eval: &'a E,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
     node_limit: u64,
@@ -51,7 +51,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// after `node_limit` nodes.
     pub fn new(
         eval: &'a E,
-        tt: &'a mut TranspositionTable,
+        tt: &'a TranspositionTable,
         stop: &'a AtomicBool,
         deadline: Option<Instant>,
         node_limit: Option<u64>,

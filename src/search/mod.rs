@@ -34,7 +34,7 @@ const EXACT_JUMP: u32 = 7;
 /// What an exact solve may use: the shared table and the search's limits.
 pub struct SolveContext<'a> {
     /// The transposition table (exact entries are stored as searched to the end).
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     /// The stop flag.
     pub stop: &'a AtomicBool,
     /// Abort at this instant.
@@ -85,6 +85,9 @@ pub struct Limits {
     /// The confidence of the Othello midgame search's probable cutoffs
     /// ([`Selectivity::NONE`]: full width); other games ignore it.
     pub selectivity: Selectivity,
+    /// Search threads (the Othello midgame search and its solves; other
+    /// games search with one).
+    pub threads: usize,
 }
 
 impl Limits {
@@ -96,6 +99,7 @@ impl Limits {
             nodes: None,
             budget: None,
             selectivity: Selectivity::DEFAULT,
+            threads: 1,
         }
     }
 

@@ -6,8 +6,17 @@
 //! lower and an upper bound of the value (null-window searches at different
 //! windows narrow them in turn), the depth searched, the best move and an age;
 //! a bucket of four entries fills one 64-byte cache line.
+//!
+//! The table is shared by the threads of a parallel search through `&self`,
+//! without locks: an entry is two atomic words, its data and its key XOR its
+//! data (the lockless hashing of Hyatt and Mann). A reader that sees one word
+//! of one store and the other of another finds a key that does not match and
+//! takes the entry for absent; a writer racing another may lose an update,
+//! never store a wrong one. Relaxed ordering is enough: each word is read and
+//! written whole, and the XOR check does the rest.
 
 use std::mem::size_of;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::game::Square;
 
@@ -116,8 +125,8 @@ pub fn bounds(best: i32, alpha: i32, beta: i32) -> (i32, i32) {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C)]
+/// An entry as read from, or about to be written to, its slot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Entry {
     key: u64,
     lower: i16,
@@ -131,6 +140,31 @@ struct Entry {
 }
 
 impl Entry {
+    /// Everything but the key, in one word.
+    #[inline]
+    fn data(&self) -> u64 {
+        u64::from(self.lower as u16)
+            | u64::from(self.upper as u16) << 16
+            | u64::from(self.depth) << 32
+            | u64::from(self.mv) << 40
+            | u64::from(self.age) << 48
+            | u64::from(self.level) << 56
+    }
+
+    /// The entry of `key` whose other fields are `data`.
+    #[inline]
+    fn unpack(key: u64, data: u64) -> Entry {
+        Entry {
+            key,
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            depth: (data >> 32) as u8,
+            mv: (data >> 40) as u8,
+            age: (data >> 48) as u8,
+            level: (data >> 56) as u8,
+        }
+    }
+
     /// How much work the entry stands for, for replacement.
     fn worth(&self, age: u8) -> i32 {
         let stale = i32::from(age.wrapping_sub(self.age) & 0x7F);
@@ -147,13 +181,40 @@ impl Entry {
     }
 }
 
+/// One entry's storage: its key XOR its data, and its data. All zero is an
+/// empty slot (age 0).
+#[derive(Debug, Default)]
+#[repr(C)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    /// The entry held, with the key it was stored under as far as this read
+    /// can tell: a torn read yields a key no probe asks for.
+    #[inline]
+    fn load(&self) -> Entry {
+        let data = self.data.load(Relaxed);
+        Entry::unpack(self.check.load(Relaxed) ^ data, data)
+    }
+
+    #[inline]
+    fn save(&self, entry: &Entry) {
+        let data = entry.data();
+        self.data.store(data, Relaxed);
+        self.check.store(entry.key ^ data, Relaxed);
+    }
+}
+
 const BUCKET: usize = 4;
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Debug, Default)]
 #[repr(C, align(64))]
-struct Bucket([Entry; BUCKET]);
+struct Bucket([Slot; BUCKET]);
 
-/// A fixed-size table of [`Hit`]s, sized in megabytes.
+/// A fixed-size table of [`Hit`]s, sized in megabytes, shared by the threads
+/// of a search through `&self`.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     /// Current search generation plus one, never 0.
@@ -202,7 +263,7 @@ impl TranspositionTable {
             buckets.as_mut_ptr().cast::<u8>(),
             count * size_of::<Bucket>(),
         );
-        buckets.resize(count, Bucket::default());
+        buckets.resize_with(count, Bucket::default);
         Ok(TranspositionTable { buckets, age: 1 })
     }
 
@@ -223,7 +284,9 @@ impl TranspositionTable {
 
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        for slot in self.buckets.iter_mut().flat_map(|b| b.0.iter_mut()) {
+            *slot = Slot::default();
+        }
         self.age = 1;
     }
 
@@ -266,6 +329,7 @@ impl TranspositionTable {
         bucket
             .0
             .iter()
+            .map(Slot::load)
             .find(|e| e.key == key && e.age != 0)
             .map(|e| Hit {
                 lower: i32::from(e.lower),
@@ -285,12 +349,16 @@ impl TranspositionTable {
     /// bounds; a deeper one replaces them; a shallower one leaves them alone.
     /// A new key takes an empty slot, else the least valuable entry (oldest, then
     /// shallowest) of its bucket.
+    ///
+    /// Several threads may store at once: each reads its bucket, decides,
+    /// and writes one slot, so a racing store may be lost, never mixed in.
     #[inline]
-    pub fn store(&mut self, key: u64, depth: u8, level: u8, lower: i32, upper: i32, mv: u8) {
+    pub fn store(&self, key: u64, depth: u8, level: u8, lower: i32, upper: i32, mv: u8) {
         let age = self.age;
-        let index = self.bucket(key);
-        let bucket = &mut self.buckets[index];
-        if let Some(e) = bucket.0.iter_mut().find(|e| e.key == key && e.age != 0) {
+        let bucket = &self.buckets[self.bucket(key)];
+        let entries: [Entry; BUCKET] = std::array::from_fn(|i| bucket.0[i].load());
+        if let Some(i) = entries.iter().position(|e| e.key == key && e.age != 0) {
+            let mut e = entries[i];
             let same_depth = e.level == level && e.depth == depth;
             if same_depth {
                 let (l, u) = (e.lower.max(clamp16(lower)), e.upper.min(clamp16(upper)));
@@ -310,11 +378,14 @@ impl TranspositionTable {
                 e.mv = mv;
             }
             e.age = age;
+            if e != entries[i] {
+                bucket.0[i].save(&e);
+            }
             return;
         }
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
-        for (i, e) in bucket.0.iter().enumerate() {
+        for (i, e) in entries.iter().enumerate() {
             if e.age == 0 {
                 victim = i;
                 break;
@@ -325,7 +396,7 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        bucket.0[victim] = Entry {
+        bucket.0[victim].save(&Entry {
             key,
             lower: clamp16(lower),
             upper: clamp16(upper),
@@ -333,7 +404,7 @@ impl TranspositionTable {
             mv,
             age,
             level,
-        };
+        });
     }
 
     /// Permille of the sampled entries written by the current search, as UCI's hashfull.
@@ -341,7 +412,7 @@ impl TranspositionTable {
         let sample = self.buckets.len().min(250);
         let used: usize = self.buckets[..sample]
             .iter()
-            .map(|b| b.0.iter().filter(|e| e.age == self.age).count())
+            .map(|b| b.0.iter().filter(|s| s.load().age == self.age).count())
             .sum();
         (used * 1000 / (sample * BUCKET)) as u32
     }
@@ -393,7 +464,7 @@ mod tests {
 
     #[test]
     fn sizes() {
-        assert_eq!(size_of::<Entry>(), 16);
+        assert_eq!(size_of::<Slot>(), 16);
         assert_eq!(size_of::<Bucket>(), 64);
         let tt = TranspositionTable::new(1);
         assert_eq!(tt.bytes(), 1024 * 1024);
@@ -420,9 +491,13 @@ mod tests {
     #[test]
     fn a_large_table_starts_empty_and_prefetching_changes_nothing() {
         // 8 MB: large enough for whole 2 MB pages to be advised on Linux.
-        let mut tt = TranspositionTable::new(8);
+        let tt = TranspositionTable::new(8);
         assert_eq!(tt.bytes(), 8 * 1024 * 1024);
-        assert!(tt.buckets.iter().all(|b| b.0.iter().all(|e| e.age == 0)));
+        assert!(
+            tt.buckets
+                .iter()
+                .all(|b| b.0.iter().all(|s| s.load().age == 0))
+        );
         let keys: Vec<u64> = (1..=1000u64)
             .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
             .collect();
@@ -435,6 +510,74 @@ mod tests {
             tt.prefetch(key);
             let hit = tt.probe(key).expect("stored");
             assert_eq!((hit.lower, hit.upper, hit.depth, hit.mv), (-4, 6, 9, 12));
+        }
+    }
+
+    /// Threads storing and probing the same few buckets at once: every hit
+    /// is one whole store of its key, never two stores mixed (the XOR
+    /// check), and the lines stored stay findable.
+    #[test]
+    fn concurrent_stores_never_show_a_torn_entry() {
+        let tt = TranspositionTable::new(1);
+        let mask = tt.buckets.len() as u64 - 1;
+        // 12 keys of bucket 0 (the low bits of the key undo the high half's),
+        // 4 slots: stores replace each other all the time.
+        let keys: Vec<u64> = (1..=12u64)
+            .map(|i| {
+                let high = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+                high << 32 | (high & mask)
+            })
+            .collect();
+        assert!(keys.iter().all(|&k| tt.bucket(k) == 0));
+        // Each key's value and move follow from it; the depth varies.
+        let value = |k: u64| (k >> 32) as i32 % 1000;
+        let mv = |k: u64| (k >> 40) as u8 % 64;
+        let writers_left = std::sync::atomic::AtomicUsize::new(4);
+        let (torn, hits) = std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let (tt, keys, writers_left) = (&tt, &keys, &writers_left);
+                scope.spawn(move || {
+                    let mut x = t + 1;
+                    for _ in 0..300_000 {
+                        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                        let k = keys[(x >> 33) as usize % keys.len()];
+                        let v = value(k);
+                        tt.store(k, (x >> 50) as u8 % 30, DEPTH_LIMITED, v, v, mv(k));
+                    }
+                    writers_left.fetch_sub(1, Relaxed);
+                });
+            }
+            let readers: Vec<_> = (0..2)
+                .map(|_| {
+                    let (tt, keys, writers_left) = (&tt, &keys, &writers_left);
+                    scope.spawn(move || {
+                        let (mut torn, mut hits) = (0u64, 0u64);
+                        while writers_left.load(Relaxed) > 0 {
+                            for &k in keys {
+                                if let Some(hit) = tt.probe(k) {
+                                    hits += 1;
+                                    let v = value(k);
+                                    if (hit.lower, hit.upper, hit.mv) != (v, v, mv(k)) {
+                                        torn += 1;
+                                    }
+                                }
+                            }
+                        }
+                        (torn, hits)
+                    })
+                })
+                .collect();
+            readers
+                .into_iter()
+                .map(|r| r.join().unwrap())
+                .fold((0, 0), |(a, b), (c, d)| (a + c, b + d))
+        });
+        assert_eq!(torn, 0, "{torn} torn entries among {hits} hits");
+        assert!(hits > 0);
+        for &k in &keys {
+            let v = value(k);
+            tt.store(k, 31, DEPTH_LIMITED, v, v, mv(k));
+            assert_eq!(tt.probe(k).map(|h| (h.lower, h.mv)), Some((v, mv(k))));
         }
     }
 
@@ -481,7 +624,7 @@ mod tests {
     /// never an exact one; their bounds never pass for exact.
     #[test]
     fn selective_levels() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         tt.store(7, 30, DEPTH_LIMITED, 100, 100, 1);
         tt.store(7, 20, 2, 200, NO_UPPER, 2);
         let hit = tt.probe(7).unwrap();

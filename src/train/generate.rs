@@ -648,15 +648,15 @@ mod tests {
                 }
                 if r.exact {
                     let stop = AtomicBool::new(false);
-                    let mut fresh = TranspositionTable::new(1);
+                    let fresh = TranspositionTable::new(1);
                     let salt = 0;
                     let exact = match &evals {
                         Evals::Reversed(e) => Solver::<true, _>::new(
-                            &mut fresh, e, &stop, None, None, salt,
+                            &fresh, e, &stop, None, None, salt,
                         )
                         .solve(*b, Discs(-64), Discs(64)),
                         Evals::Othello(e) => Solver::<false, _>::new(
-                            &mut fresh, e, &stop, None, None, salt,
+                            &fresh, e, &stop, None, None, salt,
                         )
                         .solve(*b, Discs(-64), Discs(64)),
                     };

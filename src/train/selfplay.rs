@@ -261,14 +261,14 @@ mod tests {
         for problem in obf::parse(text).unwrap().iter().take(4) {
             let b = problem.position.state().0;
             assert!(b.empties() <= 16);
-            let mut tt = TranspositionTable::new(4);
-            let mut solver = Solver::<false, _>::new(&mut tt, &evals.othello, &stop, None, None, 0)
+            let tt = TranspositionTable::new(4);
+            let mut solver = Solver::<false, _>::new(&tt, &evals.othello, &stop, None, None, 0)
                 .with_settings(SOLVER_SETTINGS);
             solver.best_move(b).unwrap();
             nodes.push(solver.nodes);
-            let mut tt = TranspositionTable::new(4);
+            let tt = TranspositionTable::new(4);
             let mut solver =
-                Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0)
+                Solver::<false, _>::new(&tt, &HandmadeEval::<false>, &stop, None, None, 0)
                     .with_settings(SOLVER_SETTINGS);
             solver.solve(b, Discs(-64), Discs(64));
             nodes.push(solver.nodes);

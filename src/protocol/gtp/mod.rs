@@ -56,6 +56,8 @@ pub struct Config {
     pub overhead: Duration,
     /// Selectivity of the Othello midgame search.
     pub selectivity: Selectivity,
+    /// Search threads of every `genmove`.
+    pub threads: usize,
 }
 
 impl Default for Config {
@@ -67,6 +69,7 @@ impl Default for Config {
             hash_mb: DEFAULT_HASH_MB,
             overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             selectivity: Selectivity::DEFAULT,
+            threads: 1,
         }
     }
 }
@@ -328,7 +331,8 @@ impl Session {
     }
 
     /// The limits of a `genmove` for `color`: the clock if there is one, else
-    /// the start-up movetime; the start-up depth and selectivity in both cases.
+    /// the start-up movetime; the start-up depth, selectivity and threads in
+    /// both cases.
     fn limits(&self, color: Color) -> GoLimits {
         let mut limits = self.clock.limits(color).unwrap_or(GoLimits {
             movetime: self.config.movetime,
@@ -336,6 +340,7 @@ impl Session {
         });
         limits.depth = self.config.depth;
         limits.selectivity = self.config.selectivity;
+        limits.threads = self.config.threads;
         limits
     }
 

@@ -57,6 +57,8 @@ pub struct Config {
     pub overhead: Duration,
     /// Selectivity of the Othello midgame search (`go` and `hint`).
     pub selectivity: Selectivity,
+    /// Search threads (`go` and `hint`).
+    pub threads: usize,
 }
 
 impl Default for Config {
@@ -65,6 +67,7 @@ impl Default for Config {
             hash_mb: DEFAULT_HASH_MB,
             overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             selectivity: Selectivity::DEFAULT,
+            threads: 1,
         }
     }
 }
@@ -125,6 +128,7 @@ pub struct Session {
     depth: u32,
     overhead: Duration,
     selectivity: Selectivity,
+    threads: usize,
     /// Some exactly while a search started here has not made its `Done` report.
     task: Option<Task>,
 }
@@ -151,6 +155,7 @@ impl Session {
             depth: DEFAULT_DEPTH,
             overhead: config.overhead,
             selectivity: config.selectivity,
+            threads: config.threads,
             task: None,
         })
     }
@@ -274,6 +279,7 @@ impl Session {
         let mut limits = GoLimits {
             depth: Some(self.depth),
             selectivity: self.selectivity,
+            threads: self.threads,
             ..GoLimits::default()
         };
         for color in [Color::Black, Color::White] {
@@ -324,6 +330,7 @@ impl Session {
                     limits: GoLimits {
                         depth: Some(depth),
                         selectivity: self.selectivity,
+                        threads: self.threads,
                         ..GoLimits::default()
                     },
                     received: Instant::now(),

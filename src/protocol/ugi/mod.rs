@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{
-    BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, MAX_HASH_MB, MIN_HASH_MB, Report,
-    ResizeError, SearchInfo, StartError,
+    BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, MAX_HASH_MB, MAX_THREADS, MIN_HASH_MB,
+    Report, ResizeError, SearchInfo, StartError,
 };
 use crate::eval::{DISC, Evaluators};
 use crate::game::position::Outcome;
@@ -106,6 +106,7 @@ pub struct Session {
     hash_mb: usize,
     overhead_ms: u64,
     selectivity: Selectivity,
+    threads: usize,
 }
 
 impl Session {
@@ -132,6 +133,7 @@ impl Session {
             hash_mb: DEFAULT_HASH_MB,
             overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             selectivity: Selectivity::DEFAULT,
+            threads: 1,
         })
     }
 
@@ -186,6 +188,7 @@ impl Session {
                     position: self.position,
                     limits: GoLimits {
                         selectivity: self.selectivity,
+                        threads: self.threads,
                         ..limits
                     },
                     received,
@@ -222,8 +225,9 @@ impl Session {
         self.out.line(&format!(
             "option name Hash type spin default {DEFAULT_HASH_MB} min {MIN_HASH_MB} max {MAX_HASH_MB}"
         ));
-        self.out
-            .line("option name Threads type spin default 1 min 1 max 1");
+        self.out.line(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
         self.out.line(&format!(
             "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ));
@@ -277,13 +281,12 @@ impl Session {
                     "setoption: bad value '{value}' for Hash (expected {MIN_HASH_MB} to {MAX_HASH_MB})"
                 )),
             },
-            "threads" => {
-                if spin(1, 1).is_none() {
-                    self.error(format!(
-                        "setoption: bad value '{value}' for Threads (only 1 is supported)"
-                    ));
-                }
-            }
+            "threads" => match spin(1, MAX_THREADS as u64) {
+                Some(n) => self.threads = n as usize,
+                None => self.error(format!(
+                    "setoption: bad value '{value}' for Threads (expected 1 to {MAX_THREADS})"
+                )),
+            },
             "moveoverhead" => match spin(0, MAX_MOVE_OVERHEAD_MS) {
                 Some(ms) => self.overhead_ms = ms,
                 None => self.error(format!(

@@ -33,8 +33,8 @@ fn measure<const R: bool, E: Evaluator<Othello<R>>>(eval: &E, name: &str) {
         let mut sq = [0.0f64; 7];
         let mut bias = [0.0f64; 7];
         for &board in &boards {
-            let mut tt = TranspositionTable::new(64);
-            let mut solver = Solver::<R, E>::new(&mut tt, eval, &stop, None, None, 0);
+            let tt = TranspositionTable::new(64);
+            let mut solver = Solver::<R, E>::new(&tt, eval, &stop, None, None, 0);
             let exact = f64::from(solver.solve(board, Discs(-INF), Discs(INF)).0);
             for d in 0..7 {
                 let indices = solver.indices(&board);

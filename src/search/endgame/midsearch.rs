@@ -21,7 +21,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             (self.node_limit != u64::MAX).then(|| self.node_limit.saturating_sub(self.nodes));
         let mut search = Midgame::<REVERSED, E>::new(
             self.eval,
-            &mut *self.tt,
+            self.tt,
             self.stop,
             self.deadline,
             node_limit,

@@ -81,7 +81,7 @@ fn standard_final(player: u64, opponent: u64) -> i32 {
 
 /// An exact solver over a transposition table shared with the midgame search.
 pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     eval: &'a E,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
@@ -134,7 +134,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// A solver using `tt` (keys compatible with the midgame search), stopping on
     /// `stop`, at `deadline` or after `node_limit` nodes.
     pub fn new(
-        tt: &'a mut TranspositionTable,
+        tt: &'a TranspositionTable,
         eval: &'a E,
         stop: &'a AtomicBool,
         deadline: Option<Instant>,

@@ -30,10 +30,10 @@ fn solve_in_order<const R: bool>(board: Board, large_order: bool) -> i32
 where
     HandmadeEval<R>: Evaluator<Othello<R>>,
 {
-    let mut tt = TranspositionTable::new(4);
+    let tt = TranspositionTable::new(4);
     let stop = AtomicBool::new(false);
     let eval = HandmadeEval::<R>;
-    let mut solver = Solver::<R, _>::new(&mut tt, &eval, &stop, None, None, 1);
+    let mut solver = Solver::<R, _>::new(&tt, &eval, &stop, None, None, 1);
     if large_order {
         solver.take_large_settings();
     }
@@ -132,10 +132,10 @@ fn matches_minimax_on_small_endgames() {
 fn exact_results_of_a_selective_pass_are_exact() {
     fn check<const R: bool, E: Evaluator<Othello<R>>>(eval: &E, b: Board) -> u64 {
         let stop = AtomicBool::new(false);
-        let mut tt = TranspositionTable::new(4);
-        let exact = Solver::<R, E>::new(&mut tt, eval, &stop, None, None, 0).pvs(b, -64, 64, false);
-        let mut tt = TranspositionTable::new(4);
-        let mut solver = Solver::<R, E>::new(&mut tt, eval, &stop, None, None, 0);
+        let tt = TranspositionTable::new(4);
+        let exact = Solver::<R, E>::new(&tt, eval, &stop, None, None, 0).pvs(b, -64, 64, false);
+        let tt = TranspositionTable::new(4);
+        let mut solver = Solver::<R, E>::new(&tt, eval, &stop, None, None, 0);
         // Null-window searches at several windows first: later ones
         // lean on the selective entries of earlier ones.
         solver.level = 1;
@@ -194,12 +194,12 @@ fn large_solves_take_the_settings_of_their_rules() {
     let b = obf::parse(text).unwrap()[0].position.state().0;
     assert!(b.empties() >= LARGE_SOLVE_EMPTIES);
     let stop = AtomicBool::new(false);
-    let mut tt = TranspositionTable::new(16);
-    let mut solver = Solver::<true, _>::new(&mut tt, &HandmadeEval::<true>, &stop, None, None, 0);
+    let tt = TranspositionTable::new(16);
+    let mut solver = Solver::<true, _>::new(&tt, &HandmadeEval::<true>, &stop, None, None, 0);
     solver.solve(b, Discs(-64), Discs(64));
     assert_eq!(solver.settings, REVERSED_LARGE_SETTINGS);
-    let mut tt = TranspositionTable::new(16);
-    let mut solver = Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0);
+    let tt = TranspositionTable::new(16);
+    let mut solver = Solver::<false, _>::new(&tt, &HandmadeEval::<false>, &stop, None, None, 0);
     solver.solve(b, Discs(-64), Discs(64));
     assert_eq!(solver.settings, LARGE_SETTINGS);
     // A small solve keeps the settings of small solves, or those given.
@@ -208,18 +208,18 @@ fn large_solves_take_the_settings_of_their_rules() {
         .state()
         .0;
     assert!(small.empties() < LARGE_SOLVE_EMPTIES);
-    let mut tt = TranspositionTable::new(16);
-    let mut solver = Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0);
+    let tt = TranspositionTable::new(16);
+    let mut solver = Solver::<false, _>::new(&tt, &HandmadeEval::<false>, &stop, None, None, 0);
     solver.solve(small, Discs(-64), Discs(64));
     assert_eq!(solver.settings, SMALL_SETTINGS);
-    let mut tt = TranspositionTable::new(16);
-    let mut solver = Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0)
+    let tt = TranspositionTable::new(16);
+    let mut solver = Solver::<false, _>::new(&tt, &HandmadeEval::<false>, &stop, None, None, 0)
         .with_settings(REVERSED_LARGE_SETTINGS);
     solver.solve(small, Discs(-64), Discs(64));
     assert_eq!(solver.settings, REVERSED_LARGE_SETTINGS);
     // A large root still takes the large settings of its rules.
-    let mut tt = TranspositionTable::new(16);
-    let mut solver = Solver::<false, _>::new(&mut tt, &HandmadeEval::<false>, &stop, None, None, 0)
+    let tt = TranspositionTable::new(16);
+    let mut solver = Solver::<false, _>::new(&tt, &HandmadeEval::<false>, &stop, None, None, 0)
         .with_settings(SMALL_SETTINGS);
     solver.solve(b, Discs(-64), Discs(64));
     assert_eq!(solver.settings, LARGE_SETTINGS);
@@ -238,8 +238,8 @@ fn evaluation_after_the_hash_move_keeps_the_tree() {
         let b = problem.position.state().0;
         assert!(b.empties() >= SELECTIVE_EMPTIES);
         let run = |later: bool| {
-            let mut tt = TranspositionTable::new(16);
-            let mut solver = Solver::<false, _>::new(&mut tt, &evals.othello, &stop, None, None, 0);
+            let tt = TranspositionTable::new(16);
+            let mut solver = Solver::<false, _>::new(&tt, &evals.othello, &stop, None, None, 0);
             solver.take_large_settings();
             solver.settings.evaluate_after_hash_move = later;
             let score = solver.solve_with_settings(b, -64, 64);
@@ -264,12 +264,12 @@ fn with_and_without_selective<const R: bool, E: Evaluator<Othello<R>>>(
     b: Board,
 ) -> (i32, i32) {
     let stop = AtomicBool::new(false);
-    let mut tt = TranspositionTable::new(16);
-    let with = Solver::<R, E>::new(&mut tt, eval, &stop, None, None, 0)
+    let tt = TranspositionTable::new(16);
+    let with = Solver::<R, E>::new(&tt, eval, &stop, None, None, 0)
         .solve(b, Discs(-64), Discs(64))
         .0;
-    let mut tt = TranspositionTable::new(16);
-    let without = Solver::<R, E>::new(&mut tt, eval, &stop, None, None, 0).aspiration(b, -64, 64);
+    let tt = TranspositionTable::new(16);
+    let without = Solver::<R, E>::new(&tt, eval, &stop, None, None, 0).aspiration(b, -64, 64);
     (with, without)
 }
 
@@ -284,8 +284,8 @@ fn windows_beyond_64_cost_nothing_extra() {
     let b = problem.position.state().0;
     let evals = crate::eval::Evaluators::default();
     let stop = AtomicBool::new(false);
-    let mut tt = TranspositionTable::new(16);
-    let mut s = Solver::<false, _>::new(&mut tt, &evals.othello, &stop, None, Some(20_000_000), 0);
+    let tt = TranspositionTable::new(16);
+    let mut s = Solver::<false, _>::new(&tt, &evals.othello, &stop, None, Some(20_000_000), 0);
     let score = s.solve(b, Discs(-INF), Discs(INF));
     assert!(!s.aborted, "over 20 M nodes (5.6 M when measured)");
     assert_eq!(score, Discs(64));
@@ -307,7 +307,7 @@ fn limits_are_seen_inside_orderings() {
     let mut tt = TranspositionTable::new(16);
     for limit in [1, 1_000, 30_000, 1_000_000] {
         tt.clear();
-        let mut s = Solver::<false, _>::new(&mut tt, &evals.othello, &stop, None, Some(limit), 0);
+        let mut s = Solver::<false, _>::new(&tt, &evals.othello, &stop, None, Some(limit), 0);
         s.solve(b, Discs(-64), Discs(64));
         assert!(s.aborted);
         assert!(
@@ -335,7 +335,7 @@ fn aborted_searches_leave_the_table_sound() {
     let mut tt = TranspositionTable::new(16);
     for limit in 1..300 {
         tt.clear();
-        let mut s = Solver::<false, _>::new(&mut tt, &evals.othello, &stop, None, Some(limit), 0);
+        let mut s = Solver::<false, _>::new(&tt, &evals.othello, &stop, None, Some(limit), 0);
         for alpha in [-1, 0] {
             s.nws(b, alpha, false, true);
         }

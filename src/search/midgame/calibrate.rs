@@ -73,8 +73,7 @@ pub fn measure<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     for (i, &board) in boards.iter().enumerate() {
         tt.clear();
         let mut scratch = Scratch::default();
-        let mut search =
-            Midgame::<REVERSED, E>::new(eval, &mut tt, &stop, None, None, &mut scratch);
+        let mut search = Midgame::<REVERSED, E>::new(eval, &tt, &stop, None, None, &mut scratch);
         search.set_selectivity(Selectivity::NONE);
         let values: Vec<f64> = (0..=max_depth.min(board.empties()))
             .map(|d| f64::from(search.value(board, d)) / f64::from(DISC))

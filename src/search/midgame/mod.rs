@@ -28,7 +28,7 @@ mod pvs;
 #[cfg(test)]
 mod tests;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::tt::{NO_MOVE, TranspositionTable};
@@ -90,7 +90,7 @@ impl Default for Scratch {
 /// One midgame search: its limits, counters and principal variation.
 pub struct Midgame<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     eval: &'a E,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
     node_limit: u64,
@@ -114,7 +114,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'a, REVE
     /// or after `node_limit` nodes, with the table keys of its variant.
     pub fn new(
         eval: &'a E,
-        tt: &'a mut TranspositionTable,
+        tt: &'a TranspositionTable,
         stop: &'a AtomicBool,
         deadline: Option<Instant>,
         node_limit: Option<u64>,
@@ -291,6 +291,16 @@ fn solve_estimate(empties: u32) -> Duration {
 /// depth 1 with aspiration windows, the selectivity of the limits
 /// ([`Selectivity::DEFAULT`] unless set), and the exact solver once the end
 /// is near. One report per finished iteration through `on_iteration`.
+///
+/// With `limits.threads` above one the search is a Lazy SMP: helper threads
+/// search the same root over the shared table, each deepening on its own
+/// schedule ([`helper_skips`]), and what they store (bounds, best moves,
+/// exact results near the end) makes the main thread's iterations cheaper.
+/// The main thread alone reports, keeps time and answers; when it is done
+/// the helpers stop. Lazy SMP is the simplest parallel search that scales
+/// with a shared table, needs no change to the node searches and keeps stop
+/// latency that of one thread; Young Brothers Wait (Edax, Egaroucid) splits
+/// the tree at chosen nodes instead, at the cost of synchronising there.
 pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     state: &Othello<REVERSED>,
     eval: &E,
@@ -300,12 +310,19 @@ pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     on_iteration: &mut dyn FnMut(&Iteration<Move>),
 ) -> SearchResult<Move> {
     tt.new_search();
-    let board = state.0;
-    let hard_deadline = limits.budget.map(|b| limits.start + b.hard);
-    let budget = limits.budget;
-    let empties = board.empties();
-    let max_depth = limits.depth.unwrap_or(60).clamp(1, 60);
+    think_shared(state, eval, tt, limits, stop, on_iteration)
+}
 
+/// [`think`] over a table already marked for this search.
+fn think_shared<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
+    state: &Othello<REVERSED>,
+    eval: &E,
+    tt: &TranspositionTable,
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_iteration: &mut dyn FnMut(&Iteration<Move>),
+) -> SearchResult<Move> {
+    let board = state.0;
     let moves = board.moves();
     if moves == 0 {
         if board.opponent_moves() == 0 {
@@ -326,7 +343,7 @@ pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
             ..it.clone()
         };
         let passed = Othello::<REVERSED>(board.pass());
-        let result = think(&passed, eval, tt, limits, stop, &mut |it| {
+        let result = think_shared(&passed, eval, tt, limits, stop, &mut |it| {
             on_iteration(&from_mover(it))
         });
         return SearchResult {
@@ -335,14 +352,103 @@ pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
             ..result
         };
     }
+    if limits.threads <= 1 {
+        return deepen(state, eval, tt, limits, stop, 0, None, on_iteration);
+    }
+    // The helpers stop when the main thread is done, whatever ended it.
+    let done = AtomicBool::new(false);
+    let helper_nodes = AtomicU64::new(0);
+    let result = std::thread::scope(|scope| {
+        for index in 1..limits.threads {
+            let (done, helper_nodes) = (&done, &helper_nodes);
+            let helper = move || {
+                let limits = Limits {
+                    nodes: None,
+                    ..*limits
+                };
+                deepen(
+                    state,
+                    eval,
+                    tt,
+                    &limits,
+                    done,
+                    index,
+                    Some(helper_nodes),
+                    &mut |_| {},
+                );
+            };
+            // A thread the system refuses is simply not there: the search
+            // goes on with those that started.
+            let started = std::thread::Builder::new()
+                .name(format!("orca-helper-{index}"))
+                .spawn_scoped(scope, helper);
+            if started.is_err() {
+                break;
+            }
+        }
+        let mut report = |it: &Iteration<Move>| {
+            on_iteration(&Iteration {
+                nodes: it.nodes + helper_nodes.load(Ordering::Relaxed),
+                ..it.clone()
+            })
+        };
+        let result = deepen(state, eval, tt, limits, stop, 0, None, &mut report);
+        done.store(true, Ordering::Relaxed);
+        result
+    });
+    // The helpers have all ended: their count is complete.
+    SearchResult {
+        nodes: result.nodes + helper_nodes.load(Ordering::Relaxed),
+        ..result
+    }
+}
+
+/// Helper `index` of a parallel search (1 and up) skips depth `depth`: the
+/// helpers deepen on staggered schedules (the skip blocks of Stockfish's
+/// Lazy SMP), so that they are ahead of the main thread by one to a few
+/// plies, each at a different depth, rather than all repeating its work.
+fn helper_skips(index: usize, depth: u32) -> bool {
+    const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    let Some(i) = index.checked_sub(1).map(|i| i % SIZE.len()) else {
+        return false;
+    };
+    !((depth + PHASE[i]) / SIZE[i]).is_multiple_of(2)
+}
+
+/// The deepening loop of one thread: the main thread (`index` 0) reports
+/// each iteration and keeps time; a helper skips depths ([`helper_skips`]),
+/// adds its nodes to `helper_nodes` as it goes and runs until `stop` (for
+/// it, the main thread's end) or its last depth.
+#[allow(clippy::too_many_arguments)]
+fn deepen<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
+    state: &Othello<REVERSED>,
+    eval: &E,
+    tt: &TranspositionTable,
+    limits: &Limits,
+    stop: &AtomicBool,
+    index: usize,
+    helper_nodes: Option<&AtomicU64>,
+    on_iteration: &mut dyn FnMut(&Iteration<Move>),
+) -> SearchResult<Move> {
+    let board = state.0;
+    let hard_deadline = limits.budget.map(|b| limits.start + b.hard);
+    let budget = limits.budget;
+    let empties = board.empties();
+    let max_depth = limits.depth.unwrap_or(60).clamp(1, 60);
     let mut scratch = Scratch::default();
     let mut search =
         Midgame::<REVERSED, E>::new(eval, tt, stop, hard_deadline, limits.nodes, &mut scratch);
     search.set_selectivity(limits.selectivity);
     let node = search.root_node(board);
     // A move is always ready: the first in order, until an iteration finishes.
-    let mut best_move = search.first_move(&node);
+    let mut best_move = if index == 0 {
+        search.first_move(&node)
+    } else {
+        None
+    };
     let mut last: Option<Iteration<Move>> = None;
+    let mut counted = 0;
     let mut depth = 1;
     while depth <= max_depth && depth <= empties {
         let exact_target = depth + EXACT_JUMP >= empties
@@ -350,6 +456,10 @@ pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
             && budget.is_none_or(|b| {
                 solve_estimate(empties) * 2 <= b.hard.saturating_sub(limits.start.elapsed())
             });
+        if !exact_target && helper_skips(index, depth) {
+            depth += 1;
+            continue;
+        }
         search.seldepth = 0;
         let iteration_start = limits.start.elapsed();
         let (target, score, pv, exact) = if exact_target {
@@ -373,6 +483,10 @@ pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
             let score = search.aspiration(&node, depth, last.as_ref().map(|l| l.score));
             (depth, score, search.pv(), false)
         };
+        if let Some(helper_nodes) = helper_nodes {
+            helper_nodes.fetch_add(search.nodes - counted, Ordering::Relaxed);
+            counted = search.nodes;
+        }
         if search.aborted {
             break;
         }
@@ -405,6 +519,7 @@ pub fn think<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
         let elapsed = limits.start.elapsed();
         let this_one = elapsed.saturating_sub(iteration_start);
         if let Some(budget) = budget
+            && index == 0
             && (elapsed >= budget.soft
                 || (budget.soft < budget.hard && elapsed + this_one * 2 > budget.hard))
         {

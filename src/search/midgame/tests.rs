@@ -61,10 +61,10 @@ fn full_width_value<const R: bool, E: Evaluator<Othello<R>>>(
     alpha: i32,
     beta: i32,
 ) -> i32 {
-    let mut tt = TranspositionTable::new(1);
+    let tt = TranspositionTable::new(1);
     let stop = AtomicBool::new(false);
     let mut scratch = Scratch::default();
-    let mut search = Midgame::<R, E>::new(eval, &mut tt, &stop, None, None, &mut scratch);
+    let mut search = Midgame::<R, E>::new(eval, &tt, &stop, None, None, &mut scratch);
     search.set_selectivity(Selectivity::NONE);
     // Search shallower depths first, so the table holds moves and bounds.
     for d in 1..depth {
@@ -138,11 +138,11 @@ fn selective_search_stays_near_the_full_width_value() {
     let mut total = 0.0;
     for &board in &boards {
         let full = full_width_value::<false, _>(&evals.othello, board, 8, -INF, INF);
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let stop = AtomicBool::new(false);
         let mut scratch = Scratch::default();
         let mut search =
-            Midgame::<false, _>::new(&evals.othello, &mut tt, &stop, None, None, &mut scratch);
+            Midgame::<false, _>::new(&evals.othello, &tt, &stop, None, None, &mut scratch);
         let selective = search.value(board, 8);
         total += f64::from((selective - full).abs()) / f64::from(DISC);
     }
@@ -327,10 +327,10 @@ fn portable_and_fast_copies_search_the_same_tree() {
         board: Board,
         depth: u32,
     ) -> (i32, Vec<Move>, u64) {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let stop = AtomicBool::new(false);
         let mut scratch = Scratch::default();
-        let mut search = Midgame::<R, _>::new(eval, &mut tt, &stop, None, None, &mut scratch);
+        let mut search = Midgame::<R, _>::new(eval, &tt, &stop, None, None, &mut scratch);
         search.set_selectivity(Selectivity::NONE);
         let node = search.root_node(board);
         let score = search.pvs(isa, &node, depth, -INF, INF, 0);
@@ -370,4 +370,91 @@ fn portable_and_fast_copies_search_the_same_tree() {
             compare(&handmade.othello, board, 6);
         }
     }
+}
+
+/// With helper threads the exact scores are those of one thread and of the
+/// file: the helpers only fill the shared table, and the main thread's own
+/// solve gives the answer.
+#[test]
+fn exact_scores_do_not_depend_on_the_threads() {
+    let evals = Evaluators::default();
+    let problems = crate::obf::parse(include_str!("../../../data/obf/fforum-20-39.obf")).unwrap();
+    // #20-#25 and #39: 20 to 26 empties, a few seconds in all.
+    for (i, problem) in problems
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i < 6 || *i == 19)
+    {
+        let expected = problem.best_score().expect("scored") * DISC;
+        for threads in [1, 2, 3] {
+            let mut tt = TranspositionTable::new(16);
+            let stop = AtomicBool::new(false);
+            let limits = Limits {
+                threads,
+                ..Limits::infinite(Instant::now())
+            };
+            let state = problem.position.state();
+            let r = think(state, &evals.othello, &mut tt, &limits, &stop, &mut |_| {});
+            let last = r.last.expect("solved");
+            assert!(last.exact, "#{} with {threads} threads", i + 20);
+            assert_eq!(last.score, expected, "#{} with {threads} threads", i + 20);
+            let best = r.best_move.expect("a move");
+            assert_eq!(
+                problem.score_of(best).map(|s| s * DISC),
+                Some(expected),
+                "#{} with {threads} threads: {best} is not a best move",
+                i + 20
+            );
+        }
+    }
+}
+
+/// A parallel search reports each depth once, from the main thread, counts
+/// the helpers' nodes, and ends on the stop flag with a legal move.
+#[test]
+fn a_parallel_search_reports_once_a_depth_and_stops_on_the_flag() {
+    let evals = Evaluators::default();
+    let state = StandardOthello::start().play_unchecked("f5".parse().unwrap());
+    let mut tt = TranspositionTable::new(4);
+    let stop = AtomicBool::new(false);
+    let mut depths = Vec::new();
+    let limits = Limits {
+        threads: 4,
+        ..Limits::depth(10)
+    };
+    let r = think(&state, &evals.othello, &mut tt, &limits, &stop, &mut |it| {
+        depths.push(it.depth)
+    });
+    assert_eq!(depths, (1..=10).collect::<Vec<_>>());
+    assert!(r.best_move.is_some_and(|m| state.play(m).is_some()));
+    assert!(r.nodes >= r.last.unwrap().nodes);
+
+    // Stopped from another thread in the middle of an unlimited search:
+    // every thread ends (the scope joins them) and a move is answered.
+    let limits = Limits {
+        threads: 4,
+        ..Limits::infinite(Instant::now())
+    };
+    let r = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            stop.store(true, Ordering::Relaxed);
+        });
+        think(&state, &evals.othello, &mut tt, &limits, &stop, &mut |_| {})
+    });
+    assert!(r.best_move.is_some_and(|m| state.play(m).is_some()));
+}
+
+#[test]
+fn helpers_deepen_on_staggered_schedules() {
+    let searched =
+        |index: usize| -> Vec<u32> { (1..=12).filter(|&d| !helper_skips(index, d)).collect() };
+    assert_eq!(
+        searched(0),
+        (1..=12).collect::<Vec<_>>(),
+        "main: every depth"
+    );
+    assert_eq!(searched(1), [2, 4, 6, 8, 10, 12]);
+    assert_eq!(searched(2), [1, 3, 5, 7, 9, 11]);
+    assert_ne!(searched(3), searched(4));
 }
