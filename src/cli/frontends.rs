@@ -1,9 +1,10 @@
-//! `orca nboard` and `orca gtp`: the flags of the two front ends, turned into
-//! their session settings, and the sessions run on stdin/stdout.
+//! `orca nboard`, `orca gtp`, `orca botzone` and `orca codingame`: the flags
+//! of the front ends, turned into their session settings, and the sessions
+//! run on stdin/stdout.
 
 use std::io::BufReader;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use orca::engine::DEFAULT_HASH_MB;
@@ -11,7 +12,7 @@ use orca::eval::Evaluators;
 use orca::game::Variant;
 use orca::play::{DurationError, parse_duration, parse_movetime};
 use orca::protocol::ugi::MAX_MOVE_OVERHEAD_MS;
-use orca::protocol::{Output, gtp, nboard};
+use orca::protocol::{Output, botzone, codingame, gtp, nboard};
 use orca::search::Selectivity;
 use orca::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 
@@ -66,6 +67,78 @@ pub struct GtpArgs {
     depth: Option<u32>,
     #[command(flatten)]
     pub(super) engine: EngineArgs,
+}
+
+/// Arguments of `orca botzone`.
+#[derive(Args, Debug)]
+pub struct BotzoneArgs {
+    /// Search time of a move, counted from the request (per-turn mode: from
+    /// the start of the process); Botzone allows 1 s.
+    #[arg(long, value_name = "TIME", value_parser = parse_movetime,
+          default_value = "800ms")]
+    movetime: Duration,
+    /// Stay alive between turns (Botzone's keep-running mode): the table is
+    /// kept and only each new request is read.
+    #[arg(long)]
+    keep_running: bool,
+    #[command(flatten)]
+    pub(super) engine: EngineArgs,
+}
+
+/// Arguments of `orca codingame`.
+#[derive(Args, Debug)]
+pub struct CodingameArgs {
+    /// Search time of a turn after the first (the referee allows 150 ms).
+    #[arg(long, value_name = "TIME", value_parser = parse_movetime,
+          default_value = "100ms")]
+    movetime: Duration,
+    /// Search time of the first turn, counted from the start of the process
+    /// (the referee allows 2000 ms).
+    #[arg(long, value_name = "TIME", value_parser = parse_movetime,
+          default_value = "1500ms")]
+    first_movetime: Duration,
+    #[command(flatten)]
+    pub(super) engine: EngineArgs,
+}
+
+/// Runs a Botzone session on stdin/stdout.
+pub fn run_botzone(args: &BotzoneArgs, evaluators: Arc<Evaluators>, started: Instant) -> i32 {
+    let config = botzone::Config {
+        hash_mb: args.engine.hash,
+        overhead: Duration::from_millis(args.engine.move_overhead),
+        selectivity: args.engine.selectivity,
+        threads: args.engine.threads,
+        movetime: args.movetime,
+        keep_running: args.keep_running,
+    };
+    let stdin = std::io::stdin();
+    botzone::run(
+        &mut stdin.lock(),
+        Output::stdout(),
+        evaluators,
+        config,
+        started,
+    )
+}
+
+/// Runs a CodinGame session on stdin/stdout.
+pub fn run_codingame(args: &CodingameArgs, evaluators: Arc<Evaluators>, started: Instant) -> i32 {
+    let config = codingame::Config {
+        hash_mb: args.engine.hash,
+        overhead: Duration::from_millis(args.engine.move_overhead),
+        selectivity: args.engine.selectivity,
+        threads: args.engine.threads,
+        movetime: args.movetime,
+        first_movetime: args.first_movetime,
+    };
+    let stdin = std::io::stdin();
+    codingame::run(
+        &mut stdin.lock(),
+        Output::stdout(),
+        evaluators,
+        config,
+        started,
+    )
 }
 
 /// Runs an NBoard session on stdin/stdout.

@@ -9,6 +9,8 @@
 //! front ends that answer on their own thread rather than from the engine's
 //! reporter: an engine whose reports arrive on a channel, and a reader thread.
 
+pub mod botzone;
+pub mod codingame;
 pub mod detect;
 pub mod error;
 pub mod gtp;
@@ -225,6 +227,35 @@ pub fn channel_engine(
         }),
     )?;
     Ok((engine, receiver))
+}
+
+/// Runs one search to its end and returns its `Done`, for the front ends
+/// that answer one request at a time (Botzone, CodinGame, game analysis);
+/// the iteration reports go to the debug log. `None` if the engine refuses
+/// the search (busy) or is gone.
+pub fn search_blocking(
+    engine: &Engine,
+    reports: &Receiver<Report>,
+    request: crate::engine::GoRequest,
+) -> Option<crate::engine::SearchDone> {
+    if let Err(e) = engine.go(request) {
+        log::error!("cannot start a search: {e}");
+        return None;
+    }
+    loop {
+        match reports.recv() {
+            Ok(Report::Done(done)) => return Some(done),
+            Ok(Report::Info(info)) => log::debug!(
+                "depth {} score {} nodes {} pv {}",
+                info.depth,
+                info.score,
+                info.nodes,
+                pv_text(&info.pv)
+            ),
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+    }
 }
 
 /// What a front end does when its engine cannot start: says why on stderr
