@@ -3,6 +3,7 @@
 //! stdout only when the engine runs. `orca play` is the interactive one: a game
 //! against Orca at the terminal.
 
+mod analyze;
 mod bench;
 mod calibrate;
 mod frontends;
@@ -143,10 +144,21 @@ enum Command {
     /// Run the engine over GTP (version 2, Othello coordinates), for match runners.
     #[command(after_help = TIME_HELP)]
     Gtp(frontends::GtpArgs),
+    /// Value every move of a game (GGF, WTHOR or a move list): losses,
+    /// mistakes, a summary per player, and a plot with --svg.
+    Analyze(analyze::AnalyzeArgs),
+    /// Play on Botzone: its Reversi JSON interaction on stdin/stdout.
+    #[command(after_help = TIME_HELP)]
+    Botzone(frontends::BotzoneArgs),
+    /// Play on CodinGame: its Othello bot input and output on stdin/stdout.
+    #[command(after_help = TIME_HELP)]
+    Codingame(frontends::CodingameArgs),
 }
 
 /// Runs the parsed command line and returns the process exit status.
 pub fn run(cli: Cli) -> i32 {
+    // The competition front ends count their first move's time from here.
+    let started = std::time::Instant::now();
     match cli.command {
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
@@ -167,6 +179,15 @@ pub fn run(cli: Cli) -> i32 {
         }),
         Some(Command::Gtp(args)) => with_evaluators(args.engine.eval.evaluators(), |e| {
             frontends::run_gtp(&args, e)
+        }),
+        Some(Command::Analyze(args)) => {
+            with_evaluators(args.eval.evaluators(), |e| analyze::run(&args, e))
+        }
+        Some(Command::Botzone(args)) => with_evaluators(args.engine.eval.evaluators(), |e| {
+            frontends::run_botzone(&args, e, started)
+        }),
+        Some(Command::Codingame(args)) => with_evaluators(args.engine.eval.evaluators(), |e| {
+            frontends::run_codingame(&args, e, started)
         }),
         Some(Command::Ugi(args)) => with_evaluators(args.eval.evaluators(), |evaluators| {
             let stdin = std::io::stdin();
