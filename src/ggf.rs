@@ -396,6 +396,22 @@ impl GgfGame {
         Ok(position)
     }
 
+    /// The position after each number of moves: `positions()[i]` is the
+    /// position after the record's first `i` moves (passes the record left
+    /// out are put in), so there is one more position than moves.
+    ///
+    /// # Errors
+    /// As [`GgfGame::position`].
+    pub fn positions(&self) -> Result<Vec<AnyPosition>, GgfError> {
+        let mut position = self.start;
+        let mut positions = vec![position];
+        for (i, m) in self.moves.iter().enumerate() {
+            position = play_for(position, m.color, m.mv, i + 1)?;
+            positions.push(position);
+        }
+        Ok(positions)
+    }
+
     /// Appends a move of the side to move (after the forced pass, written out as
     /// `PA`, when that side has no move) and returns the position after it. The
     /// record is unchanged when the move is not legal.

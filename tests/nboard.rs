@@ -462,3 +462,51 @@ fn selectivity_flag_sets_the_width_of_go_and_hint() {
         assert_eq!(e.wait_exit(PATIENCE), Some(0));
     }
 }
+
+/// One `analysis <moves made> <eval>` line.
+fn parse_analysis(line: &str) -> (usize, f64) {
+    let parts: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(parts.len(), 3, "{line}");
+    assert_eq!(parts[0], "analysis", "{line}");
+    assert!(!parts[2].contains(['e', 'E']), "no exponent: {line}");
+    assert_eq!(parts[2].split('.').nth(1).map(str::len), Some(2), "{line}");
+    (parts[1].parse().unwrap(), parts[2].parse().unwrap())
+}
+
+/// `analyze` values every position of the loaded game, the last first,
+/// and a `ping` afterwards finds nothing stale.
+#[test]
+fn analyze_values_every_position_of_the_game() {
+    let mut e = nboard();
+    e.send("set depth 6");
+    e.send(&format!("set game {}", record("B[F5]W[D6]B[C3]W[D3]B[C4]")));
+    ping(&mut e, 1);
+    e.send("analyze");
+    let made: Vec<usize> = (0..6).map(|_| parse_analysis(&e.recv()).0).collect();
+    assert_eq!(made, [5, 4, 3, 2, 1, 0]);
+    assert!(ping(&mut e, 2).is_empty());
+    // A new ping in the middle of an analysis stops it: nothing follows the pong.
+    e.send("set depth 20");
+    ping(&mut e, 3);
+    e.send("analyze");
+    let before_pong = ping(&mut e, 4);
+    assert!(
+        before_pong.iter().all(|l| l.starts_with("analysis ")),
+        "{before_pong:?}"
+    );
+    assert!(e.drain(Duration::from_millis(300)).is_empty());
+}
+
+/// Near the end the values are exact, from the side to move: black's h8
+/// ends the game 64-0.
+#[test]
+fn analyze_near_the_end_is_exact() {
+    let mut e = nboard();
+    e.send("set depth 4");
+    let board = format!("8 {}O- *", "*".repeat(62));
+    e.send(&format!("set game (;GM[Othello]TY[8]BO[{board}]B[H8];)"));
+    ping(&mut e, 1);
+    e.send("analyze");
+    assert_eq!(parse_analysis(&e.recv()), (1, -64.0));
+    assert_eq!(parse_analysis(&e.recv()), (0, 64.0));
+}

@@ -107,6 +107,15 @@ fn format_seconds(elapsed: Duration) -> String {
 
 /// The request a search is running for.
 enum Task {
+    /// `analyze`: the positions of the game still to value, the last first.
+    Analyze {
+        /// (moves made, position) of every position not valued yet, in the
+        /// order of the game; the last one is searched now.
+        plan: Vec<(usize, AnyPosition)>,
+        /// The position searched now must pass: the search is of the
+        /// position after the pass, its value negated.
+        negate: bool,
+    },
     /// `go`: answer `===` when the search ends.
     Go,
     /// `hint`: one of the searches of a hint.
@@ -232,7 +241,10 @@ impl Session {
                 self.out.line(&format!("pong {n}"));
             }
             Command::Learn => self.out.line("learned"),
-            Command::Analyze => log::warn!("nboard: analyze is not supported; ignored"),
+            Command::Analyze => {
+                self.cancel();
+                self.analyze();
+            }
             Command::Quit => return Flow::Quit,
         }
         Flow::Continue
@@ -317,6 +329,62 @@ impl Session {
         }
     }
 
+    /// `analyze`: values every position of the game, from the last one back
+    /// (the table then helps the earlier ones), as `analysis <moves made>
+    /// <eval>` lines; the eval is for the side to move in that position.
+    fn analyze(&mut self) {
+        match self.game.positions() {
+            Ok(positions) => {
+                let plan = positions.into_iter().enumerate().collect();
+                self.advance_analysis(plan);
+            }
+            Err(e) => log::warn!("nboard: analyze: {}", escape(&e.to_string())),
+        }
+    }
+
+    /// Writes the values of the positions at the end of `plan` that need no
+    /// search (the game is over there), then starts the search of the next.
+    fn advance_analysis(&mut self, mut plan: Vec<(usize, AnyPosition)>) {
+        while let Some(&(made, position)) = plan.last() {
+            if let Some(black) = position.black_score() {
+                let own = if position.to_move() == Color::Black {
+                    black
+                } else {
+                    -black
+                };
+                self.out
+                    .line(&format!("analysis {made} {}", format_eval(own * DISC)));
+                plan.pop();
+                continue;
+            }
+            let negate = position.must_pass();
+            let searched = if negate {
+                match position.play(AnyMove::PASS) {
+                    Some(after) => after,
+                    None => {
+                        plan.pop();
+                        continue;
+                    }
+                }
+            } else {
+                position
+            };
+            let request = GoRequest {
+                position: searched,
+                limits: GoLimits {
+                    depth: Some(self.depth),
+                    selectivity: self.selectivity,
+                    threads: self.threads,
+                    ..GoLimits::default()
+                },
+                received: Instant::now(),
+                overhead: self.overhead,
+            };
+            self.start_search(request, Task::Analyze { plan, negate });
+            return;
+        }
+    }
+
     /// Plans the next search of a hint, writing the lines it completed, or ends it.
     fn advance_hint(&mut self, mut hint: Box<Hint>, received: Instant) {
         let (lines, step) = hint.next_step();
@@ -365,6 +433,14 @@ impl Session {
                 Some(Task::Hint { mut hint, received }) => {
                     hint.record(&done);
                     self.advance_hint(hint, received);
+                }
+                Some(Task::Analyze { mut plan, negate }) => {
+                    if let (Some((made, _)), Some(info)) = (plan.pop(), &done.info) {
+                        let eval = if negate { -info.score } else { info.score };
+                        self.out
+                            .line(&format!("analysis {made} {}", format_eval(eval)));
+                    }
+                    self.advance_analysis(plan);
                 }
                 None => log::debug!("nboard: a search ended with no request waiting"),
             },
