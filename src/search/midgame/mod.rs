@@ -549,7 +549,15 @@ fn deepen<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
                 <Othello<REVERSED> as super::Solvable>::solve_exact(state, eval, &mut context);
             search.nodes = context.nodes;
             search.aborted |= context.aborted;
-            let Some((score, pv)) = solved else { break };
+            let Some((score, mut pv)) = solved else { break };
+            if pv.is_empty() && !search.aborted {
+                // The table kept no line (the smallest solves store none):
+                // the best move from solving each child, as multi-PV does.
+                let mut all = search.root_moves(&node, u64::MAX);
+                if let Some(line) = search.solve_lines(&node, &mut all, 1).into_iter().next() {
+                    pv = line.pv;
+                }
+            }
             search.seldepth = pv.len() as u32;
             (empties, score, pv, true, Vec::new())
         } else {
