@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
-use crate::eval::{Evaluator, Evaluators};
+use crate::eval::{DISC, Evaluator, Evaluators};
+use crate::rng::Rng;
 use crate::game::{AnyMove, AnyPosition, Color, Position};
 use crate::perft::{PassRule, perft_until};
 use crate::search::time::{self, Clock};
@@ -47,6 +48,47 @@ pub const FORCED_NODES: u64 = 500_000;
 
 /// Its time budget, for a machine too busy for the node budget to be quick.
 pub const FORCED_TIME: Duration = Duration::from_millis(50);
+
+/// The strongest level (full strength: no limit, no randomness).
+pub const MAX_LEVEL: u8 = 20;
+
+/// A playing strength for people, 1 (weakest) to [`MAX_LEVEL`] - 1; full
+/// strength is no level at all. A level caps the depth (level `n` searches
+/// `n` plies, so it solves only the last moves exactly) and plays a random
+/// move among those within [`Level::margin`] of the best, found by a
+/// multi-PV search of [`Level::LINES`] lines: the weaker the level, the
+/// wider the margin, so the mistakes are varied and their size grows as the
+/// level falls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level(u8);
+
+impl Level {
+    /// Lines the search values to choose among.
+    pub const LINES: usize = 6;
+
+    /// Level `n` (1 to [`MAX_LEVEL`]); `None` for [`MAX_LEVEL`] (full
+    /// strength) or a number out of range.
+    pub fn new(n: u8) -> Option<Level> {
+        (1..MAX_LEVEL).contains(&n).then_some(Level(n))
+    }
+
+    /// Its number.
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    /// The deepest iteration.
+    pub fn depth(self) -> u32 {
+        u32::from(self.0)
+    }
+
+    /// How far below the best move (in centi-discs) a move may be and still
+    /// be played: half a disc a level below full strength (9.5 discs at
+    /// level 1, 0.5 at level 19).
+    pub fn margin(self) -> i32 {
+        i32::from(MAX_LEVEL - self.0) * DISC / 2
+    }
+}
 
 /// The limits of one `go`, as the protocols give them (times and counts).
 /// p1 is the first player (black, X).
@@ -83,6 +125,8 @@ pub struct GoLimits {
     /// The root moves to choose from, as a set of squares (`go
     /// searchmoves`); `None`: every legal move.
     pub searchmoves: Option<u64>,
+    /// A playing strength below the full one, likewise an engine option.
+    pub level: Option<Level>,
 }
 
 impl GoLimits {
@@ -368,6 +412,7 @@ impl Engine {
             tt,
             evaluators: Arc::clone(&evaluators),
             report: reporter,
+            rng: Rng::new(entropy()),
         };
         let handle = thread::Builder::new()
             .name("orca-search".into())
@@ -560,6 +605,15 @@ fn forced_limits(limits: &Limits, empties: u32) -> Limits {
     }
 }
 
+/// A seed that differs from one run to the next (the clock and the process),
+/// so that a person meets other games at a weak level each time.
+fn entropy() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 32)
+}
+
 struct Worker {
     jobs: Receiver<Job>,
     stop: Arc<AtomicBool>,
@@ -571,6 +625,8 @@ struct Worker {
     tt: TranspositionTable,
     evaluators: Arc<Evaluators>,
     report: Reporter,
+    /// The random choices of the weaker levels.
+    rng: Rng,
 }
 
 impl Worker {
@@ -704,6 +760,12 @@ impl Worker {
         } else {
             None
         };
+        let level = request.limits.level.filter(|_| forced.is_none());
+        if let Some(level) = level {
+            limits.depth = Some(limits.depth.map_or(level.depth(), |d| d.min(level.depth())));
+            limits.multipv = limits.multipv.max(Level::LINES);
+            limits.selectivity = Selectivity::DEFAULT;
+        }
         if forced.is_some() {
             // Nothing to choose, but the answer's value is shown (NBoard
             // records it in the game): a short search, exact when small.
@@ -718,7 +780,17 @@ impl Worker {
             stop,
             &mut |it| report(Report::Info(search_info(it))),
         );
-        let best = match (forced, result.best_move) {
+        let chosen = level.and_then(|level| {
+            let lines = &result.last.as_ref()?.lines;
+            let best = lines.first()?.score;
+            let near = lines
+                .iter()
+                .take_while(|line| line.score >= best - level.margin())
+                .count();
+            let pick = self.rng.below(near as u64) as usize;
+            lines[pick].pv.first().copied()
+        });
+        let best = match (forced, chosen.or(result.best_move)) {
             (Some(forced), _) => forced,
             (None, Some(mv)) if Some(mv) == G::pass_move() => BestMove::Pass,
             (None, Some(mv)) => BestMove::Move(mv.into()),

@@ -168,6 +168,35 @@ fn ugi_match_with_pondering() {
     assert!(ends <= starts && starts <= ends + 2, "{starts} ponders, {ends} ends");
 }
 
+/// `option.Level=1` makes Orca weak enough to lose: against full strength
+/// it loses nearly every game (it plays legal moves throughout).
+#[test]
+fn level_1_loses_to_full_strength() {
+    let dir = scratch("level");
+    let (output, games) = run_match(
+        &dir,
+        [
+            &format!("name=Weak cmd={ORCA} proto=ugi option.Hash=16 option.Level=1"),
+            &format!("name=Full cmd={ORCA} proto=ugi option.Hash=16"),
+        ],
+        &["--games", "6", "--tc", "movetime=30", "--margin", SURE],
+    );
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("6 of 6 games played"), "{stdout}");
+    assert!(!stdout.contains("Other losses"), "{stdout}");
+    check_records(&games, Variant::Othello);
+    let weak_wins = games
+        .iter()
+        .filter(|g| {
+            let black = g.position().unwrap().black_score().unwrap();
+            let weak_is_black = g.property("PB") == Some("Weak");
+            (black > 0 && weak_is_black) || (black < 0 && !weak_is_black)
+        })
+        .count();
+    assert!(weak_wins <= 1, "level 1 won {weak_wins} of 6: {stdout}");
+}
+
 #[test]
 fn reversed_clock_match_in_every_protocol() {
     let dir = scratch("reversed");

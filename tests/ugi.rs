@@ -815,6 +815,16 @@ fn bestmove_names_the_reply_to_ponder_on() {
     assert!(info.contains(&format!(" pv {} {}", t[1], t[3])), "{info}");
 }
 
+/// Every line that comes within `span` (however busy the stream).
+fn lines_for(e: &Orca, span: Duration) -> Vec<String> {
+    let end = Instant::now() + span;
+    let mut lines = Vec::new();
+    while let Some((_, line)) = e.recv_timeout(end.saturating_duration_since(Instant::now())) {
+        lines.push(line);
+    }
+    lines
+}
+
 /// `go ponder` searches without a clock and never answers by itself, even
 /// past the whole clock or when the search ends; `ponderhit` makes it the
 /// real search, answered once on that clock; `stop` answers once.
@@ -828,7 +838,7 @@ fn ponder_ponderhit_and_stop_give_one_bestmove_each() {
     // A half-second clock: a search on it would have answered long before
     // the two seconds waited.
     e.send("go ponder btime 500 wtime 500");
-    let quiet = e.drain(Duration::from_secs(2));
+    let quiet = lines_for(&e, Duration::from_secs(2));
     assert!(quiet.iter().all(|l| !l.starts_with("bestmove")), "{quiet:?}");
     let hit = e.send("ponderhit");
     let (at, line) = e.wait_for("bestmove");
@@ -844,7 +854,7 @@ fn ponder_ponderhit_and_stop_give_one_bestmove_each() {
 
     // A ponder search that ends by itself (a depth limit) still waits.
     e.send("go ponder depth 3");
-    let quiet = e.drain(Duration::from_secs(1));
+    let quiet = lines_for(&e, Duration::from_secs(1));
     assert!(quiet.iter().all(|l| !l.starts_with("bestmove")), "{quiet:?}");
     e.send("stop");
     e.wait_for("bestmove");
@@ -873,16 +883,29 @@ fn ponder_ponderhit_and_stop_give_one_bestmove_each() {
 }
 
 /// After `ponderhit` the search keeps the clock it was given, counted from
-/// the `ponderhit`: with a generous move time it searches on (it does not
-/// answer at once), and `stop` still ends it with one answer.
+/// the `ponderhit`: a move time of 3 s, the `ponderhit` 4 s after the
+/// `go`, and no answer comes in the second after it (counted from the
+/// `go`, the time would be up at once); the answer then comes by itself.
+/// With a long move time, `stop` after `ponderhit` ends it with one answer.
 #[test]
 fn ponderhit_then_the_clock_applies_and_stop_ends_it() {
     let mut e = Orca::ugi();
     e.send("position startpos moves f5 d6 c3");
+    e.send("go ponder movetime 3000");
+    std::thread::sleep(Duration::from_secs(4));
+    e.send("ponderhit");
+    let quiet = lines_for(&e, Duration::from_secs(1));
+    assert!(quiet.iter().all(|l| !l.starts_with("bestmove")), "{quiet:?}");
+    e.wait_for("bestmove");
+    assert!(
+        e.drain(Duration::from_millis(500))
+            .iter()
+            .all(|l| !l.starts_with("bestmove"))
+    );
     e.send("go ponder movetime 60000");
     std::thread::sleep(Duration::from_millis(200));
     e.send("ponderhit");
-    let quiet = e.drain(Duration::from_secs(1));
+    let quiet = lines_for(&e, Duration::from_secs(1));
     assert!(quiet.iter().all(|l| !l.starts_with("bestmove")), "{quiet:?}");
     e.send("stop");
     e.wait_for("bestmove");

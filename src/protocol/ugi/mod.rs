@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{
-    BestMove, SearchDone, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, MAX_HASH_MB, MAX_THREADS, MIN_HASH_MB,
+    BestMove, DEFAULT_HASH_MB, Level, MAX_LEVEL, SearchDone, Engine, GoLimits, GoRequest, MAX_HASH_MB, MAX_THREADS, MIN_HASH_MB,
     Report, ResizeError, SearchInfo, StartError,
 };
 use crate::eval::{DISC, Evaluators};
@@ -149,6 +149,8 @@ pub struct Session {
     selectivity: Selectivity,
     threads: usize,
     multipv: usize,
+    /// The `Level` option: `None` at full strength.
+    level: Option<Level>,
     /// The `Ponder` option: the GUI may ask for ponder searches (UCI's
     /// convention; `go ponder` is served either way).
     ponder: bool,
@@ -180,6 +182,7 @@ impl Session {
             selectivity: Selectivity::DEFAULT,
             threads: 1,
             multipv: 1,
+            level: None,
             ponder: false,
         })
     }
@@ -243,6 +246,7 @@ impl Session {
                         threads: self.threads,
                         multipv: self.multipv,
                         searchmoves,
+                        level: self.level,
                         ..limits
                     },
                     received,
@@ -292,6 +296,9 @@ impl Session {
         ));
         self.out
             .line("option name Ponder type check default false");
+        self.out.line(&format!(
+            "option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
+        ));
         self.out.line(&format!(
             "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ));
@@ -356,6 +363,13 @@ impl Session {
                 None => self.error(format!(
                     "setoption: bad value '{value}' for MultiPV (expected 1 to {MAX_MULTIPV}); keeping {}",
                     self.multipv
+                )),
+            },
+            "level" => match spin(1, u64::from(MAX_LEVEL)) {
+                Some(n) => self.level = Level::new(n as u8),
+                None => self.error(format!(
+                    "setoption: bad value '{value}' for Level (expected 1 to {MAX_LEVEL}); keeping {}",
+                    self.level.map_or(MAX_LEVEL, Level::number)
                 )),
             },
             "ponder" => match value.to_ascii_lowercase().as_str() {
