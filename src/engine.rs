@@ -7,17 +7,17 @@
 //! and exactly one [`Report::Done`] per `go`. The front end decides how reports
 //! look on the wire; the engine never prints.
 
-use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use crate::eval::{DISC, Evaluator, Evaluators};
-use crate::rng::Rng;
 use crate::game::{AnyMove, AnyPosition, Color, Position};
 use crate::perft::{PassRule, perft_until};
+use crate::rng::Rng;
 use crate::search::time::{self, Clock};
 use crate::search::tt::TableError;
 use crate::search::{Iteration, Limits, Searchable, Selectivity, TranspositionTable, think};

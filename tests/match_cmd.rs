@@ -156,16 +156,27 @@ fn ugi_match_with_pondering() {
     check_records(&games, Variant::Othello);
     let input = |name: &str| std::fs::read_to_string(dir.join(format!("{name}.in"))).unwrap();
     let pondering = input("P");
-    assert!(pondering.lines().any(|l| l.starts_with("go ponder movetime 30")), "{pondering}");
+    assert!(
+        pondering
+            .lines()
+            .any(|l| l.starts_with("go ponder movetime 30")),
+        "{pondering}"
+    );
     assert!(pondering.lines().any(|l| l == "ponderhit"), "{pondering}");
     assert!(!input("N").contains("ponder"));
     // Every ponder search ended in a ponderhit or a stop (or the game's end).
-    let starts = pondering.lines().filter(|l| l.starts_with("go ponder")).count();
+    let starts = pondering
+        .lines()
+        .filter(|l| l.starts_with("go ponder"))
+        .count();
     let ends = pondering
         .lines()
         .filter(|l| *l == "ponderhit" || *l == "stop")
         .count();
-    assert!(ends <= starts && starts <= ends + 2, "{starts} ponders, {ends} ends");
+    assert!(
+        ends <= starts && starts <= ends + 2,
+        "{starts} ponders, {ends} ends"
+    );
 }
 
 /// `option.Level=1` makes Orca weak enough to lose: against full strength

@@ -485,12 +485,20 @@ fn hint_lines_are_the_multipv_of_one_search() {
         .unwrap();
     for (i, group) in searches.chunks(3).enumerate() {
         assert!(
-            group.iter().all(|s| s.2.split('@').next() == Some(&(i + 1).to_string())),
+            group
+                .iter()
+                .all(|s| s.2.split('@').next() == Some(&(i + 1).to_string())),
             "{group:?}"
         );
-        assert!(group[0].1 >= group[1].1 && group[1].1 >= group[2].1, "{group:?}");
+        assert!(
+            group[0].1 >= group[1].1 && group[1].1 >= group[2].1,
+            "{group:?}"
+        );
         let firsts: Vec<String> = group.iter().map(|s| s.0[..2].to_uppercase()).collect();
-        assert!(firsts.iter().all(|m| legal(&position).contains(m)), "{firsts:?}");
+        assert!(
+            firsts.iter().all(|m| legal(&position).contains(m)),
+            "{firsts:?}"
+        );
         assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
     }
 }

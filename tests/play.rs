@@ -521,9 +521,7 @@ fn bad_arguments_are_refused() {
 #[test]
 fn a_low_level_plays_varied_legal_games() {
     let game = |level: &str| {
-        let mut orca = Orca::start(&[
-            "play", "--color", "none", "--depth", "3", "--level", level,
-        ]);
+        let mut orca = Orca::start(&["play", "--color", "none", "--depth", "3", "--level", level]);
         orca.close_stdin();
         let transcript = all_output(&orca);
         assert_eq!(orca.wait_exit(PATIENCE), Some(0));
@@ -540,7 +538,9 @@ fn a_low_level_plays_varied_legal_games() {
         }
         check_game_end(&transcript, &position, &moves);
         assert!(
-            transcript.iter().any(|l| l.contains(&format!("level {level} of 20")))
+            transcript
+                .iter()
+                .any(|l| l.contains(&format!("level {level} of 20")))
                 || level == "20",
             "{transcript:#?}"
         );

@@ -623,10 +623,13 @@ fn tictactoe_never_loses_against_any_opponent() {
     );
 }
 
-/// The `info multipv k` lines of each depth of a `go`, in order: (depth,
-/// k, score, pv) per line, grouped by depth.
-fn multipv_lines(lines: &[String]) -> Vec<Vec<(u32, usize, i32, Vec<String>)>> {
-    let mut groups: Vec<Vec<(u32, usize, i32, Vec<String>)>> = Vec::new();
+/// One `info multipv` line: depth, k, score and pv.
+type PvLine = (u32, usize, i32, Vec<String>);
+
+/// The `info multipv k` lines of each depth of a `go`, in order, grouped by
+/// depth.
+fn multipv_lines(lines: &[String]) -> Vec<Vec<PvLine>> {
+    let mut groups: Vec<Vec<PvLine>> = Vec::new();
     for line in lines.iter().filter(|l| l.starts_with("info multipv ")) {
         let t: Vec<&str> = line.split_whitespace().collect();
         let after = |key: &str| t[t.iter().position(|&w| w == key).unwrap() + 1];
@@ -691,7 +694,10 @@ fn multipv_reports_the_best_lines_in_order() {
     let lines = e.until("bestmove");
     assert!(multipv_lines(&lines).is_empty(), "{lines:?}");
     assert_eq!(
-        lines.iter().filter(|l| l.starts_with("info depth ")).count(),
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info depth "))
+            .count(),
         4
     );
 }
@@ -722,13 +728,23 @@ fn searchmoves_restricts_the_root() {
     assert_eq!(errors.len(), 1, "{lines:?}");
     assert!(errors[0].contains("'zz'"), "{errors:?}");
     let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
-    assert!(others.contains(&best.to_string()), "{best} not in {others:?}");
+    assert!(
+        others.contains(&best.to_string()),
+        "{best} not in {others:?}"
+    );
     let groups = multipv_lines(&lines);
     assert_eq!(groups.len(), 6, "{lines:?}");
-    assert!(groups.iter().all(|g| g.len() == 1 && others.contains(&g[0].3[0])));
+    assert!(
+        groups
+            .iter()
+            .all(|g| g.len() == 1 && others.contains(&g[0].3[0]))
+    );
     // Two moves, two lines asked for: exactly those two.
     e.send("setoption name MultiPV value 3");
-    e.send(&format!("go depth 4 searchmoves {} {}", others[0], others[1]));
+    e.send(&format!(
+        "go depth 4 searchmoves {} {}",
+        others[0], others[1]
+    ));
     let groups = multipv_lines(&e.until("bestmove"));
     for group in &groups {
         let mut firsts: Vec<&String> = group.iter().map(|l| &l.3[0]).collect();
@@ -811,7 +827,11 @@ fn bestmove_names_the_reply_to_ponder_on() {
         .play_line(["f5", t[1]])
         .unwrap();
     assert!(after.legal_move_names().contains(&t[3].to_string()));
-    let info = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
     assert!(info.contains(&format!(" pv {} {}", t[1], t[3])), "{info}");
 }
 
@@ -839,7 +859,10 @@ fn ponder_ponderhit_and_stop_give_one_bestmove_each() {
     // the two seconds waited.
     e.send("go ponder btime 500 wtime 500");
     let quiet = lines_for(&e, Duration::from_secs(2));
-    assert!(quiet.iter().all(|l| !l.starts_with("bestmove")), "{quiet:?}");
+    assert!(
+        quiet.iter().all(|l| !l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
     let hit = e.send("ponderhit");
     let (at, line) = e.wait_for("bestmove");
     assert!(at > hit);
@@ -855,7 +878,10 @@ fn ponder_ponderhit_and_stop_give_one_bestmove_each() {
     // A ponder search that ends by itself (a depth limit) still waits.
     e.send("go ponder depth 3");
     let quiet = lines_for(&e, Duration::from_secs(1));
-    assert!(quiet.iter().all(|l| !l.starts_with("bestmove")), "{quiet:?}");
+    assert!(
+        quiet.iter().all(|l| !l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
     e.send("stop");
     e.wait_for("bestmove");
     assert!(
@@ -895,7 +921,10 @@ fn ponderhit_then_the_clock_applies_and_stop_ends_it() {
     std::thread::sleep(Duration::from_secs(4));
     e.send("ponderhit");
     let quiet = lines_for(&e, Duration::from_secs(1));
-    assert!(quiet.iter().all(|l| !l.starts_with("bestmove")), "{quiet:?}");
+    assert!(
+        quiet.iter().all(|l| !l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
     e.wait_for("bestmove");
     assert!(
         e.drain(Duration::from_millis(500))
@@ -906,7 +935,10 @@ fn ponderhit_then_the_clock_applies_and_stop_ends_it() {
     std::thread::sleep(Duration::from_millis(200));
     e.send("ponderhit");
     let quiet = lines_for(&e, Duration::from_secs(1));
-    assert!(quiet.iter().all(|l| !l.starts_with("bestmove")), "{quiet:?}");
+    assert!(
+        quiet.iter().all(|l| !l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
     e.send("stop");
     e.wait_for("bestmove");
     assert!(

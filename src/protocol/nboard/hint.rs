@@ -69,7 +69,11 @@ mod tests {
 
     #[test]
     fn one_search_line_per_line_best_first() {
-        let it = info(&[(150, &["f5", "d6"]), (-25, &["e6", "pass", "f4"])], false, 73);
+        let it = info(
+            &[(150, &["f5", "d6"]), (-25, &["e6", "pass", "f4"])],
+            false,
+            73,
+        );
         assert_eq!(
             search_lines(Color::Black, &it, 2),
             ["search F5d6 1.50 0 7@73%", "search E6PAF4 -0.25 0 7@73%"]

@@ -316,9 +316,10 @@ fn limit(input: &str) -> Parsed<'_, Limit> {
     }
     if name == "searchmoves" {
         // The moves: every word up to the next keyword of `go`.
-        let (input, moves) =
-            many0(verify(word, |w: &str| !GO_KEYS.contains(&w.to_ascii_lowercase().as_str())))
-                .parse(input)?;
+        let (input, moves) = many0(verify(word, |w: &str| {
+            !GO_KEYS.contains(&w.to_ascii_lowercase().as_str())
+        }))
+        .parse(input)?;
         let moves = moves.into_iter().map(str::to_string).collect();
         return Ok((input, Limit::SearchMoves(moves)));
     }
@@ -628,7 +629,8 @@ mod tests {
 
     #[test]
     fn go_limits_and_aliases() {
-        let Command::Go(l, _) = ok("go p1time 1000 p2time 2000 p1inc 10 p2inc 20 movestogo 5") else {
+        let Command::Go(l, _) = ok("go p1time 1000 p2time 2000 p1inc 10 p2inc 20 movestogo 5")
+        else {
             panic!()
         };
         let ms = |t| Some(Duration::from_millis(t));
@@ -661,7 +663,10 @@ mod tests {
             panic!()
         };
         assert!(l.ponder);
-        assert_eq!((l.p2time, l.depth), (Some(Duration::from_millis(100)), Some(3)));
+        assert_eq!(
+            (l.p2time, l.depth),
+            (Some(Duration::from_millis(100)), Some(3))
+        );
         assert_eq!(moves, ["f5", "D6", "zz"]);
         let Command::Go(l, moves) = ok("go searchmoves") else {
             panic!()

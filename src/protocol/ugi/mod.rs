@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{
-    BestMove, DEFAULT_HASH_MB, Level, MAX_LEVEL, SearchDone, Engine, GoLimits, GoRequest, MAX_HASH_MB, MAX_THREADS, MIN_HASH_MB,
-    Report, ResizeError, SearchInfo, StartError,
+    BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Level, MAX_HASH_MB, MAX_LEVEL,
+    MAX_THREADS, MIN_HASH_MB, Report, ResizeError, SearchDone, SearchInfo, StartError,
 };
 use crate::eval::{DISC, Evaluators};
 use crate::game::position::Outcome;
@@ -235,7 +235,9 @@ impl Session {
             Command::Position { start, moves } => self.set_position(&start, &moves),
             Command::Go(limits, moves) => {
                 if self.engine.is_busy() {
-                    self.error("go: a search is running (send stop first); the running search continues");
+                    self.error(
+                        "go: a search is running (send stop first); the running search continues",
+                    );
                     return Flow::Continue;
                 }
                 let searchmoves = self.searchmoves(&moves);
@@ -294,8 +296,7 @@ impl Session {
         self.out.line(&format!(
             "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
         ));
-        self.out
-            .line("option name Ponder type check default false");
+        self.out.line("option name Ponder type check default false");
         self.out.line(&format!(
             "option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
         ));

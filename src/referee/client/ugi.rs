@@ -80,15 +80,21 @@ impl UgiClient {
     fn stop_pondering(&mut self) -> Result<(), Fault> {
         if self.pondering.take().is_some() {
             self.link.send("stop")?;
-            self.link
-                .expect("bestmove", |line| line.starts_with("bestmove").then_some(()))?;
+            self.link.expect("bestmove", |line| {
+                line.starts_with("bestmove").then_some(())
+            })?;
         }
         Ok(())
     }
 
     /// After the answer `line` to `turn`, which took `elapsed`: starts a
     /// ponder search on the reply it names, if it names a legal one.
-    fn start_pondering(&mut self, turn: &Turn<'_>, line: &str, elapsed: Duration) -> Result<(), Fault> {
+    fn start_pondering(
+        &mut self,
+        turn: &Turn<'_>,
+        line: &str,
+        elapsed: Duration,
+    ) -> Result<(), Fault> {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let [_, best, "ponder", reply] = tokens[..] else {
             return Ok(());

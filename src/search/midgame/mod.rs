@@ -31,8 +31,8 @@ mod tests;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::tt::{NO_MOVE, TranspositionTable};
 use super::endgame::{Discs, Solver};
+use super::tt::{NO_MOVE, TranspositionTable};
 use super::{Iteration, Limits, PvLine, SearchResult};
 use crate::cpu::{Isa, with_isa};
 use crate::eval::pattern::{Direct, Indices};
@@ -633,15 +633,14 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
         let slot = 0;
         let moves = node.board.moves() & allowed;
         with_isa!(avx512 isa => self.order(isa, node, moves, NO_MOVE, 0, slot));
-        let mut list = Vec::new();
-        while let Some(item) = self.scratch.lists[slot].next() {
-            list.push(RootMove {
+        self.scratch.lists[slot]
+            .by_ref()
+            .map(|item| RootMove {
                 square: item.square,
                 flipped: item.flipped,
                 score: -INF,
-            });
-        }
-        list
+            })
+            .collect()
     }
 
     /// One multi-PV iteration at `depth` over `moves` (best first from the
@@ -702,8 +701,8 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
         moves: &mut [RootMove],
         wanted: usize,
     ) -> Vec<PvLine<Move>> {
-        let remaining = (self.node_limit != u64::MAX)
-            .then(|| self.node_limit.saturating_sub(self.nodes));
+        let remaining =
+            (self.node_limit != u64::MAX).then(|| self.node_limit.saturating_sub(self.nodes));
         let mut solver = Solver::<REVERSED, E>::new(
             self.tt,
             self.eval,
@@ -719,7 +718,9 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
             let child = node.board.apply(square, root_move.flipped);
             let full = lines.len() < wanted;
             let floor = lines.last().map_or(-ALL, |l| l.score / DISC);
-            let score = -solver.solve(child, Discs(-ALL), Discs(if full { ALL } else { -floor })).0;
+            let score = -solver
+                .solve(child, Discs(-ALL), Discs(if full { ALL } else { -floor }))
+                .0;
             if solver.aborted {
                 break;
             }
@@ -727,7 +728,14 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
             if full || score > floor {
                 let mut pv = vec![root_move.mv()];
                 pv.extend(solver.pv(child));
-                insert_line(&mut lines, PvLine { score: score * DISC, pv }, wanted);
+                insert_line(
+                    &mut lines,
+                    PvLine {
+                        score: score * DISC,
+                        pv,
+                    },
+                    wanted,
+                );
             }
         }
         self.nodes += solver.nodes;
