@@ -58,6 +58,9 @@ pub struct Config {
     pub selectivity: Selectivity,
     /// Search threads (`go` and `hint`).
     pub threads: usize,
+    /// A playing strength below the full one for `go` (`--level`; hints
+    /// stay at full strength).
+    pub level: Option<crate::engine::Level>,
 }
 
 impl Default for Config {
@@ -67,6 +70,7 @@ impl Default for Config {
             overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             selectivity: Selectivity::DEFAULT,
             threads: 1,
+            level: None,
         }
     }
 }
@@ -127,6 +131,7 @@ pub struct Session {
     overhead: Duration,
     selectivity: Selectivity,
     threads: usize,
+    level: Option<crate::engine::Level>,
     /// Some exactly while a search started here has not made its `Done` report.
     task: Option<Task>,
 }
@@ -154,6 +159,7 @@ impl Session {
             overhead: config.overhead,
             selectivity: config.selectivity,
             threads: config.threads,
+            level: config.level,
             task: None,
         })
     }
@@ -275,6 +281,7 @@ impl Session {
             depth: Some(self.depth),
             selectivity: self.selectivity,
             threads: self.threads,
+            level: self.level,
             ..GoLimits::default()
         };
         for color in [Color::Black, Color::White] {
