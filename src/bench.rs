@@ -339,21 +339,21 @@ pub struct DepthReached {
 }
 
 /// Searches `position` by iterative deepening up to `max_depth` (or until
-/// `time_limit`) with `threads` search threads over `tt`, cleared first,
-/// and returns when each depth was completed.
+/// `time_limit`) with `threads` search threads and `multipv` lines over
+/// `tt`, cleared first, and returns when each depth was completed.
 pub fn depth_profile(
     position: &AnyPosition,
     evaluators: &Evaluators,
     max_depth: u32,
     time_limit: Duration,
-    threads: usize,
+    (threads, multipv): (usize, usize),
     tt: &mut TranspositionTable,
 ) -> Vec<DepthReached> {
     fn profile<G: Searchable, E: Evaluator<G>>(
         position: &Position<G>,
         eval: &E,
         max_depth: u32,
-        (time_limit, threads): (Duration, usize),
+        (time_limit, threads, multipv): (Duration, usize, usize),
         tt: &mut TranspositionTable,
     ) -> Vec<DepthReached> {
         tt.clear();
@@ -366,6 +366,7 @@ pub fn depth_profile(
                 hard: time_limit,
             }),
             threads,
+            multipv,
             ..Limits::infinite(start)
         };
         let mut reached = Vec::new();
@@ -380,7 +381,7 @@ pub fn depth_profile(
         });
         reached
     }
-    let limit = (time_limit, threads);
+    let limit = (time_limit, threads, multipv);
     match position {
         AnyPosition::Othello(p) => profile(p, &evaluators.othello, max_depth, limit, tt),
         AnyPosition::Reversed(p) => profile(p, &evaluators.reversed, max_depth, limit, tt),

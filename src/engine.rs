@@ -7,16 +7,17 @@
 //! and exactly one [`Report::Done`] per `go`. The front end decides how reports
 //! look on the wire; the engine never prints.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
-use crate::eval::{Evaluator, Evaluators};
+use crate::eval::{DISC, Evaluator, Evaluators};
 use crate::game::{AnyMove, AnyPosition, Color, Position};
 use crate::perft::{PassRule, perft_until};
+use crate::rng::Rng;
 use crate::search::time::{self, Clock};
 use crate::search::tt::TableError;
 use crate::search::{Iteration, Limits, Searchable, Selectivity, TranspositionTable, think};
@@ -48,6 +49,47 @@ pub const FORCED_NODES: u64 = 500_000;
 /// Its time budget, for a machine too busy for the node budget to be quick.
 pub const FORCED_TIME: Duration = Duration::from_millis(50);
 
+/// The strongest level (full strength: no limit, no randomness).
+pub const MAX_LEVEL: u8 = 20;
+
+/// A playing strength for people, 1 (weakest) to [`MAX_LEVEL`] - 1; full
+/// strength is no level at all. A level caps the depth (level `n` searches
+/// `n` plies, so it solves only the last moves exactly) and plays a random
+/// move among those within [`Level::margin`] of the best, found by a
+/// multi-PV search of [`Level::LINES`] lines: the weaker the level, the
+/// wider the margin, so the mistakes are varied and their size grows as the
+/// level falls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level(u8);
+
+impl Level {
+    /// Lines the search values to choose among.
+    pub const LINES: usize = 6;
+
+    /// Level `n` (1 to [`MAX_LEVEL`]); `None` for [`MAX_LEVEL`] (full
+    /// strength) or a number out of range.
+    pub fn new(n: u8) -> Option<Level> {
+        (1..MAX_LEVEL).contains(&n).then_some(Level(n))
+    }
+
+    /// Its number.
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    /// The deepest iteration.
+    pub fn depth(self) -> u32 {
+        u32::from(self.0)
+    }
+
+    /// How far below the best move (in centi-discs) a move may be and still
+    /// be played: half a disc a level below full strength (9.5 discs at
+    /// level 1, 0.5 at level 19).
+    pub fn margin(self) -> i32 {
+        i32::from(MAX_LEVEL - self.0) * DISC / 2
+    }
+}
+
 /// The limits of one `go`, as the protocols give them (times and counts).
 /// p1 is the first player (black, X).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -70,11 +112,21 @@ pub struct GoLimits {
     pub nodes: Option<u64>,
     /// Search until `stop`, and answer only then.
     pub infinite: bool,
+    /// Ponder: search without a clock until `ponderhit` (then search on
+    /// with these limits, counted from it) or `stop` (then answer).
+    pub ponder: bool,
     /// The selectivity of the Othello midgame search (an engine option, not
     /// a `go` limit: the front ends set it from their settings).
     pub selectivity: Selectivity,
     /// Search threads, likewise an engine option (0 counts as 1).
     pub threads: usize,
+    /// Lines to value (multi-PV), likewise an engine option (0 counts as 1).
+    pub multipv: usize,
+    /// The root moves to choose from, as a set of squares (`go
+    /// searchmoves`); `None`: every legal move.
+    pub searchmoves: Option<u64>,
+    /// A playing strength below the full one, likewise an engine option.
+    pub level: Option<Level>,
 }
 
 impl GoLimits {
@@ -121,6 +173,8 @@ impl GoLimits {
             budget,
             selectivity: self.selectivity,
             threads: self.threads.max(1),
+            multipv: self.multipv.max(1),
+            searchmoves: self.searchmoves,
         }
     }
 
@@ -170,6 +224,14 @@ fn search_info<M: Copy + Into<AnyMove>>(it: &Iteration<M>) -> SearchInfo {
         nodes: it.nodes,
         elapsed: it.elapsed,
         pv: it.pv.iter().map(|&mv| mv.into()).collect(),
+        lines: it
+            .lines
+            .iter()
+            .map(|line| crate::search::PvLine {
+                score: line.score,
+                pv: line.pv.iter().map(|&mv| mv.into()).collect(),
+            })
+            .collect(),
     }
 }
 
@@ -211,6 +273,31 @@ pub enum Report {
         /// Whether `stop` cut it short.
         stopped: bool,
     },
+}
+
+/// `ponderhit` came while no ponder search was running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotPondering;
+
+impl std::fmt::Display for NotPondering {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("no ponder search is running")
+    }
+}
+
+impl std::error::Error for NotPondering {}
+
+/// What the protocol thread and the worker share about a ponder search.
+#[derive(Default)]
+struct PonderState {
+    /// A ponder search is queued or running and neither `ponderhit` nor
+    /// `stop` has come.
+    active: AtomicBool,
+    /// The ponder search's own stop flag: `ponderhit` and `stop` both end
+    /// it (only `stop` ends the search after a `ponderhit`).
+    stop: AtomicBool,
+    /// When `ponderhit` came: the real search's clock counts from there.
+    hit: Mutex<Option<Instant>>,
 }
 
 /// The engine was asked for a new job while a search or perft was running.
@@ -292,6 +379,7 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     busy: Arc<AtomicBool>,
     pending: Arc<AtomicUsize>,
+    ponder: Arc<PonderState>,
     evaluators: Arc<Evaluators>,
     worker: Option<JoinHandle<()>>,
     worker_thread: Thread,
@@ -314,14 +402,17 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         let busy = Arc::new(AtomicBool::new(false));
         let pending = Arc::new(AtomicUsize::new(0));
+        let ponder = Arc::new(PonderState::default());
         let mut worker = Worker {
             jobs: receiver,
             stop: Arc::clone(&stop),
             busy: Arc::clone(&busy),
             pending: Arc::clone(&pending),
+            ponder: Arc::clone(&ponder),
             tt,
             evaluators: Arc::clone(&evaluators),
             report: reporter,
+            rng: Rng::new(entropy()),
         };
         let handle = thread::Builder::new()
             .name("orca-search".into())
@@ -333,6 +424,7 @@ impl Engine {
             stop,
             busy,
             pending,
+            ponder,
             evaluators,
             worker: Some(handle),
             worker_thread,
@@ -359,6 +451,10 @@ impl Engine {
                 return Err(Busy);
             }
             self.stop.store(false, Ordering::SeqCst);
+            let ponder = matches!(&job, Job::Go(request) if request.limits.ponder);
+            *self.ponder.hit.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            self.ponder.stop.store(false, Ordering::SeqCst);
+            self.ponder.active.store(ponder, Ordering::SeqCst);
         } else if self.is_busy() {
             return Err(Busy);
         }
@@ -414,7 +510,31 @@ impl Engine {
     /// Does nothing when idle.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
+        self.ponder.active.store(false, Ordering::SeqCst);
+        self.ponder.stop.store(true, Ordering::SeqCst);
         self.worker_thread.unpark();
+    }
+
+    /// The opponent played the move the running ponder search assumed: it
+    /// becomes the real search, with its limits counted from `at` (over the
+    /// table the pondering filled).
+    ///
+    /// # Errors
+    /// [`NotPondering`] when no ponder search runs (or `stop` or a
+    /// `ponderhit` already ended it); nothing changes then.
+    pub fn ponderhit(&self, at: Instant) -> Result<(), NotPondering> {
+        if !self.ponder.active.swap(false, Ordering::SeqCst) {
+            return Err(NotPondering);
+        }
+        *self.ponder.hit.lock().unwrap_or_else(|e| e.into_inner()) = Some(at);
+        self.ponder.stop.store(true, Ordering::SeqCst);
+        self.worker_thread.unpark();
+        Ok(())
+    }
+
+    /// Whether a ponder search runs that `ponderhit` would turn real.
+    pub fn is_pondering(&self) -> bool {
+        self.ponder.active.load(Ordering::SeqCst)
     }
 
     /// Whether a job is running or queued.
@@ -481,7 +601,17 @@ fn forced_limits(limits: &Limits, empties: u32) -> Limits {
         selectivity: limits.selectivity,
         // A few milliseconds of search: not worth starting threads for.
         threads: 1,
+        ..*limits
     }
+}
+
+/// A seed that differs from one run to the next (the clock and the process),
+/// so that a person meets other games at a weak level each time.
+fn entropy() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 32)
 }
 
 struct Worker {
@@ -491,9 +621,12 @@ struct Worker {
     busy: Arc<AtomicBool>,
     /// Jobs submitted whose final report has not been made yet.
     pending: Arc<AtomicUsize>,
+    ponder: Arc<PonderState>,
     tt: TranspositionTable,
     evaluators: Arc<Evaluators>,
     report: Reporter,
+    /// The random choices of the weaker levels.
+    rng: Rng,
 }
 
 impl Worker {
@@ -520,15 +653,67 @@ impl Worker {
     }
 
     fn go(&mut self, request: &GoRequest) -> SearchDone {
+        if !request.limits.ponder {
+            let stop = Arc::clone(&self.stop);
+            return self.go_with(request, &stop);
+        }
+        // Pondering: the position without a clock, until `ponderhit` or
+        // `stop` (never answering by itself, even when the search ends).
+        let pondering = GoRequest {
+            limits: GoLimits {
+                p1time: None,
+                p2time: None,
+                p1inc: None,
+                p2inc: None,
+                movestogo: None,
+                movetime: None,
+                infinite: false,
+                ponder: false,
+                ..request.limits
+            },
+            ..*request
+        };
+        let ponder_stop = Arc::clone(&self.ponder);
+        let done = self.go_with(&pondering, &ponder_stop.stop);
+        while !self.ponder.stop.load(Ordering::SeqCst) {
+            thread::park_timeout(Duration::from_millis(20));
+        }
+        let hit = self
+            .ponder
+            .hit
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        match hit {
+            // `ponderhit`, and no `stop` since: the real search, its clock
+            // counted from the `ponderhit`, over the table just filled.
+            Some(at) if !self.stop.load(Ordering::SeqCst) => {
+                let real = GoRequest {
+                    limits: GoLimits {
+                        ponder: false,
+                        ..request.limits
+                    },
+                    received: at,
+                    ..*request
+                };
+                let stop = Arc::clone(&self.stop);
+                self.go_with(&real, &stop)
+            }
+            _ => done,
+        }
+    }
+
+    /// One search of `request`, ended early by `stop`.
+    fn go_with(&mut self, request: &GoRequest, stop: &AtomicBool) -> SearchDone {
         let evaluators = Arc::clone(&self.evaluators);
         let done = match &request.position {
-            AnyPosition::Othello(p) => self.search(p, &evaluators.othello, request),
-            AnyPosition::Reversed(p) => self.search(p, &evaluators.reversed, request),
-            AnyPosition::TicTacToe(p) => self.search(p, &evaluators.tictactoe, request),
+            AnyPosition::Othello(p) => self.search(p, &evaluators.othello, request, stop),
+            AnyPosition::Reversed(p) => self.search(p, &evaluators.reversed, request, stop),
+            AnyPosition::TicTacToe(p) => self.search(p, &evaluators.tictactoe, request, stop),
         };
         if request.limits.infinite {
             // `go infinite` answers only after `stop`, whatever happened.
-            while !self.stop.load(Ordering::SeqCst) {
+            while !stop.load(Ordering::SeqCst) {
                 thread::park_timeout(Duration::from_millis(20));
             }
         }
@@ -543,6 +728,7 @@ impl Worker {
         position: &Position<G>,
         eval: &E,
         request: &GoRequest,
+        stop: &AtomicBool,
     ) -> SearchDone
     where
         G::Move: Into<AnyMove>,
@@ -574,6 +760,12 @@ impl Worker {
         } else {
             None
         };
+        let level = request.limits.level.filter(|_| forced.is_none());
+        if let Some(level) = level {
+            limits.depth = Some(limits.depth.map_or(level.depth(), |d| d.min(level.depth())));
+            limits.multipv = limits.multipv.max(Level::LINES);
+            limits.selectivity = Selectivity::DEFAULT;
+        }
         if forced.is_some() {
             // Nothing to choose, but the answer's value is shown (NBoard
             // records it in the game): a short search, exact when small.
@@ -585,10 +777,20 @@ impl Worker {
             eval,
             &mut self.tt,
             &limits,
-            &self.stop,
+            stop,
             &mut |it| report(Report::Info(search_info(it))),
         );
-        let best = match (forced, result.best_move) {
+        let chosen = level.and_then(|level| {
+            let lines = &result.last.as_ref()?.lines;
+            let best = lines.first()?.score;
+            let near = lines
+                .iter()
+                .take_while(|line| line.score >= best - level.margin())
+                .count();
+            let pick = self.rng.below(near as u64) as usize;
+            lines[pick].pv.first().copied()
+        });
+        let best = match (forced, chosen.or(result.best_move)) {
             (Some(forced), _) => forced,
             (None, Some(mv)) if Some(mv) == G::pass_move() => BestMove::Pass,
             (None, Some(mv)) => BestMove::Move(mv.into()),

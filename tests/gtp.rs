@@ -306,3 +306,29 @@ fn plain_orca_recognises_gtp() {
         assert_eq!(e.wait_exit(PATIENCE), Some(0));
     }
 }
+
+/// `--level 1` plays varied moves (a random one among the near ones) where
+/// full strength plays the same move every time.
+#[test]
+fn level_flag_varies_genmove() {
+    let moves = |args: &[&str]| {
+        let mut e = Orca::start(args);
+        let played: std::collections::BTreeSet<String> = (0..12)
+            .map(|_| {
+                ok(&mut e, "clear_board");
+                ok(&mut e, "play black f5");
+                ok(&mut e, "genmove white").to_lowercase()
+            })
+            .collect();
+        let after = AnyPosition::start(Variant::Othello)
+            .play_line(["f5"])
+            .unwrap();
+        assert!(
+            played.iter().all(|m| after.legal_move_names().contains(m)),
+            "{played:?}"
+        );
+        played
+    };
+    assert_eq!(moves(&["gtp", "--depth", "3"]).len(), 1);
+    assert!(moves(&["gtp", "--depth", "3", "--level", "1"]).len() >= 2);
+}

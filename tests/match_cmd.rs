@@ -129,6 +129,85 @@ fn nboard_match_between_two_orcas() {
     orca_against_orca("nboard");
 }
 
+/// `ponder=on`: after each move the engine ponders on the reply it expects
+/// (`go ponder`), then gets `ponderhit` when it came (or `stop`); the games
+/// are played out as usual, nobody on time. The engine without it is never
+/// asked to ponder. Each engine's input is kept by `tee`.
+#[cfg(unix)]
+#[test]
+fn ugi_match_with_pondering() {
+    let dir = scratch("ponder");
+    let engine = |name: &str, ponder: &str| {
+        let log = dir.join(format!("{name}.in"));
+        format!(
+            "name={name} cmd=/bin/sh -c \"tee '{}' | '{ORCA}'\" proto=ugi option.Hash=16 ponder={ponder}",
+            log.display()
+        )
+    };
+    let (output, games) = run_match(
+        &dir,
+        [&engine("P", "on"), &engine("N", "off")],
+        &["--games", "2", "--tc", "movetime=30", "--margin", SURE],
+    );
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("2 of 2 games played"), "{stdout}");
+    assert!(stdout.contains("Losses on time: P 0, N 0"), "{stdout}");
+    check_records(&games, Variant::Othello);
+    let input = |name: &str| std::fs::read_to_string(dir.join(format!("{name}.in"))).unwrap();
+    let pondering = input("P");
+    assert!(
+        pondering
+            .lines()
+            .any(|l| l.starts_with("go ponder movetime 30")),
+        "{pondering}"
+    );
+    assert!(pondering.lines().any(|l| l == "ponderhit"), "{pondering}");
+    assert!(!input("N").contains("ponder"));
+    // Every ponder search ended in a ponderhit or a stop (or the game's end).
+    let starts = pondering
+        .lines()
+        .filter(|l| l.starts_with("go ponder"))
+        .count();
+    let ends = pondering
+        .lines()
+        .filter(|l| *l == "ponderhit" || *l == "stop")
+        .count();
+    assert!(
+        ends <= starts && starts <= ends + 2,
+        "{starts} ponders, {ends} ends"
+    );
+}
+
+/// `option.Level=1` makes Orca weak enough to lose: against full strength
+/// it loses nearly every game (it plays legal moves throughout).
+#[test]
+fn level_1_loses_to_full_strength() {
+    let dir = scratch("level");
+    let (output, games) = run_match(
+        &dir,
+        [
+            &format!("name=Weak cmd={ORCA} proto=ugi option.Hash=16 option.Level=1"),
+            &format!("name=Full cmd={ORCA} proto=ugi option.Hash=16"),
+        ],
+        &["--games", "6", "--tc", "movetime=30", "--margin", SURE],
+    );
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("6 of 6 games played"), "{stdout}");
+    assert!(!stdout.contains("Other losses"), "{stdout}");
+    check_records(&games, Variant::Othello);
+    let weak_wins = games
+        .iter()
+        .filter(|g| {
+            let black = g.position().unwrap().black_score().unwrap();
+            let weak_is_black = g.property("PB") == Some("Weak");
+            (black > 0 && weak_is_black) || (black < 0 && !weak_is_black)
+        })
+        .count();
+    assert!(weak_wins <= 1, "level 1 won {weak_wins} of 6: {stdout}");
+}
+
 #[test]
 fn reversed_clock_match_in_every_protocol() {
     let dir = scratch("reversed");

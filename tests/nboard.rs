@@ -187,8 +187,8 @@ fn hint_streams_the_best_moves_deeper_and_deeper() {
         .collect();
     assert_eq!(
         searches.len(),
-        2 * 4,
-        "two moves at depths 2 to 5: {lines:?}"
+        2 * 5,
+        "two moves at depths 1 to 5: {lines:?}"
     );
     let position = AnyPosition::start(Variant::Othello)
         .play_line(["f5"])
@@ -200,7 +200,7 @@ fn hint_streams_the_best_moves_deeper_and_deeper() {
             // White moves: lower case.
             assert!(legal(&position).contains(&mv.to_uppercase()), "{mv}");
             assert_eq!(mv, &mv.to_lowercase());
-            assert_eq!(depth.split('@').next(), Some((i + 2).to_string().as_str()));
+            assert_eq!(depth.split('@').next(), Some((i + 1).to_string().as_str()));
         }
     }
 }
@@ -509,4 +509,44 @@ fn analyze_near_the_end_is_exact() {
     e.send("analyze");
     assert_eq!(parse_analysis(&e.recv()), (1, -64.0));
     assert_eq!(parse_analysis(&e.recv()), (0, 64.0));
+}
+
+/// `hint N` is one multi-PV search: each depth from 1 gives N lines of N
+/// different legal moves, best first.
+#[test]
+fn hint_lines_are_the_multipv_of_one_search() {
+    let mut e = nboard();
+    e.send("set depth 6");
+    e.recv();
+    e.send(&format!("set game {}", record("B[F5]W[D6]B[C3]")));
+    ping(&mut e, 1);
+    e.send("hint 3");
+    let lines = e.until("nodestats ");
+    let searches: Vec<(String, f64, String)> = lines
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .map(|l| parse_search(l))
+        .collect();
+    assert_eq!(searches.len(), 3 * 6, "{lines:?}");
+    let position = AnyPosition::start(Variant::Othello)
+        .play_line(["f5", "d6", "c3"])
+        .unwrap();
+    for (i, group) in searches.chunks(3).enumerate() {
+        assert!(
+            group
+                .iter()
+                .all(|s| s.2.split('@').next() == Some(&(i + 1).to_string())),
+            "{group:?}"
+        );
+        assert!(
+            group[0].1 >= group[1].1 && group[1].1 >= group[2].1,
+            "{group:?}"
+        );
+        let firsts: Vec<String> = group.iter().map(|s| s.0[..2].to_uppercase()).collect();
+        assert!(
+            firsts.iter().all(|m| legal(&position).contains(m)),
+            "{firsts:?}"
+        );
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    }
 }

@@ -514,3 +514,42 @@ fn bad_arguments_are_refused() {
     assert_eq!(run(&["play", "--color", "red"]).0, Some(2));
     assert_eq!(run(&["play", "--variant", "chess"]).0, Some(2));
 }
+
+/// `--level 1`: Orca playing itself makes other games from run to run (a
+/// random move among the near ones), all legal to the end; at full
+/// strength the same depth replays the same game.
+#[test]
+fn a_low_level_plays_varied_legal_games() {
+    let game = |level: &str| {
+        let mut orca = Orca::start(&["play", "--color", "none", "--depth", "3", "--level", level]);
+        orca.close_stdin();
+        let transcript = all_output(&orca);
+        assert_eq!(orca.wait_exit(PATIENCE), Some(0));
+        let mut position = AnyPosition::start(Variant::Othello);
+        let mut moves = Vec::new();
+        for line in &transcript {
+            if line.ends_with(" has no legal move and passes.") {
+                position = position.play_line(["pass"]).unwrap();
+                moves.push("pass".to_string());
+            } else if let Some(mv) = orca_move(line) {
+                position = position.play_line([mv]).unwrap();
+                moves.push(mv.to_string());
+            }
+        }
+        check_game_end(&transcript, &position, &moves);
+        assert!(
+            transcript
+                .iter()
+                .any(|l| l.contains(&format!("level {level} of 20")))
+                || level == "20",
+            "{transcript:#?}"
+        );
+        moves
+    };
+    let weak: Vec<Vec<String>> = (0..3).map(|_| game("1")).collect();
+    assert!(
+        weak[0] != weak[1] || weak[1] != weak[2],
+        "three level-1 games were the same: {weak:?}"
+    );
+    assert_eq!(game("20"), game("20"));
+}

@@ -622,3 +622,328 @@ fn tictactoe_never_loses_against_any_opponent() {
         started.elapsed()
     );
 }
+
+/// One `info multipv` line: depth, k, score and pv.
+type PvLine = (u32, usize, i32, Vec<String>);
+
+/// The `info multipv k` lines of each depth of a `go`, in order, grouped by
+/// depth.
+fn multipv_lines(lines: &[String]) -> Vec<Vec<PvLine>> {
+    let mut groups: Vec<Vec<PvLine>> = Vec::new();
+    for line in lines.iter().filter(|l| l.starts_with("info multipv ")) {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        let after = |key: &str| t[t.iter().position(|&w| w == key).unwrap() + 1];
+        let depth: u32 = after("depth").parse().unwrap();
+        let k: usize = after("multipv").parse().unwrap();
+        let score: i32 = after("disc").parse().unwrap();
+        let pv_at = t.iter().position(|&w| w == "pv").unwrap();
+        let pv = t[pv_at + 1..].iter().map(|w| w.to_string()).collect();
+        if k == 1 {
+            groups.push(Vec::new());
+        }
+        groups
+            .last_mut()
+            .unwrap_or_else(|| panic!("multipv {k} before multipv 1: {line}"))
+            .push((depth, k, score, pv));
+    }
+    groups
+}
+
+/// `MultiPV N` reports the N best moves at each depth, numbered 1 to N,
+/// best first, each a different legal move; `bestmove` is the first. A
+/// bad value is one error line and keeps the old one; `MultiPV 1` is the
+/// plain search again.
+#[test]
+fn multipv_reports_the_best_lines_in_order() {
+    let mut e = Orca::ugi();
+    let position = AnyPosition::start(Variant::Othello)
+        .play_line(["f5", "d6", "c3", "d3", "c4"])
+        .unwrap();
+    let legal = position.legal_move_names();
+    assert!(legal.len() > 3);
+    e.send("position startpos moves f5 d6 c3 d3 c4");
+    e.send("setoption name MultiPV value 3");
+    error_only(&mut e, "setoption name MultiPV value 0");
+    error_only(&mut e, "setoption name MultiPV value many");
+    e.send("go depth 6");
+    let lines = e.until("bestmove");
+    let groups = multipv_lines(&lines);
+    assert_eq!(groups.len(), 6, "{lines:?}");
+    for (d, group) in groups.iter().enumerate() {
+        let ks: Vec<usize> = group.iter().map(|l| l.1).collect();
+        assert_eq!(ks, [1, 2, 3], "{group:?}");
+        assert!(group.iter().all(|l| l.0 == d as u32 + 1), "{group:?}");
+        assert!(group.windows(2).all(|w| w[0].2 >= w[1].2), "{group:?}");
+        let firsts: Vec<&String> = group.iter().map(|l| &l.3[0]).collect();
+        assert!(firsts.iter().all(|m| legal.contains(m)), "{firsts:?}");
+        assert!(
+            firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+            "{firsts:?}"
+        );
+    }
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert_eq!(best, groups.last().unwrap()[0].3[0]);
+    // More lines than moves: every move once.
+    e.send("setoption name MultiPV value 64");
+    e.send("go depth 3");
+    let groups = multipv_lines(&e.until("bestmove"));
+    assert!(groups.iter().all(|g| g.len() == legal.len()), "{groups:?}");
+    // Back to one line: the plain search, its plain info lines.
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 4");
+    let lines = e.until("bestmove");
+    assert!(multipv_lines(&lines).is_empty(), "{lines:?}");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info depth "))
+            .count(),
+        4
+    );
+}
+
+/// `go searchmoves` chooses among the moves given only: with the best
+/// move left out, another is played; a word that is no legal move is one
+/// error line and is left out.
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut e = Orca::ugi();
+    let moves = "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7";
+    let position = AnyPosition::start(Variant::Othello)
+        .play_line(moves.split(' '))
+        .unwrap();
+    e.send(&format!("position startpos moves {moves}"));
+    let free = e.best_move("go depth 6");
+    let others: Vec<String> = position
+        .legal_move_names()
+        .into_iter()
+        .filter(|m| *m != free)
+        .collect();
+    e.send(&format!("go depth 6 searchmoves {} zz", others.join(" ")));
+    let lines = e.until("bestmove");
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(errors[0].contains("'zz'"), "{errors:?}");
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert!(
+        others.contains(&best.to_string()),
+        "{best} not in {others:?}"
+    );
+    let groups = multipv_lines(&lines);
+    assert_eq!(groups.len(), 6, "{lines:?}");
+    assert!(
+        groups
+            .iter()
+            .all(|g| g.len() == 1 && others.contains(&g[0].3[0]))
+    );
+    // Two moves, two lines asked for: exactly those two.
+    e.send("setoption name MultiPV value 3");
+    e.send(&format!(
+        "go depth 4 searchmoves {} {}",
+        others[0], others[1]
+    ));
+    let groups = multipv_lines(&e.until("bestmove"));
+    for group in &groups {
+        let mut firsts: Vec<&String> = group.iter().map(|l| &l.3[0]).collect();
+        firsts.sort();
+        let mut want = vec![&others[0], &others[1]];
+        want.sort();
+        assert_eq!(firsts, want);
+    }
+}
+
+/// Near the end, the multi-PV search solves: every line's score is exact
+/// and equals the solver's score of the position after that move
+/// (searched alone, negated).
+#[test]
+fn multipv_exact_scores_are_the_solver_scores() {
+    // FFO #1: 14 empties, best g8 = +18.
+    let fen = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let position = AnyPosition::parse(Variant::Othello, fen).unwrap();
+    let legal = position.legal_move_names();
+    let mut e = Orca::ugi();
+    e.send(&format!("position fen {fen}"));
+    e.send("setoption name MultiPV value 64");
+    e.send("go depth 60");
+    let lines = e.until("bestmove");
+    let exact: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info multipv ") && l.contains(" exact "))
+        .collect();
+    assert_eq!(exact.len(), legal.len(), "{lines:?}");
+    let groups = multipv_lines(&lines);
+    let last = groups.last().unwrap();
+    assert_eq!(last[0].2, 18);
+    assert_eq!(last[0].3[0], "g8");
+    e.send("setoption name MultiPV value 1");
+    for (_, _, score, pv) in last {
+        e.send(&format!("position fen {fen} moves {}", pv[0]));
+        let (info, _) = last_info(&mut e, "go depth 60");
+        assert!(info.contains(" exact "), "{info}");
+        let child: i32 = info
+            .split_whitespace()
+            .skip_while(|&w| w != "disc")
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(*score, -child, "{} : {info}", pv[0]);
+    }
+}
+
+/// Multi-PV with two threads: the main thread reports, N lines a depth.
+#[test]
+fn multipv_with_two_threads() {
+    let mut e = Orca::ugi();
+    e.send("setoption name Threads value 2");
+    e.send("setoption name MultiPV value 2");
+    e.send("position startpos moves f5 d6 c3");
+    e.send("go depth 7");
+    let lines = e.until("bestmove");
+    let groups = multipv_lines(&lines);
+    assert_eq!(groups.len(), 7, "{lines:?}");
+    assert!(groups.iter().all(|g| g.len() == 2), "{groups:?}");
+    assert!(
+        e.drain(Duration::from_millis(300))
+            .iter()
+            .all(|l| !l.starts_with("bestmove"))
+    );
+}
+
+/// `bestmove X ponder Y`: Y is the second move of the principal variation,
+/// legal after X.
+#[test]
+fn bestmove_names_the_reply_to_ponder_on() {
+    let mut e = Orca::ugi();
+    e.send("position startpos moves f5");
+    e.send("go depth 5");
+    let lines = e.until("bestmove");
+    let t: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    assert_eq!((t.len(), t[2]), (4, "ponder"), "{t:?}");
+    let after = AnyPosition::start(Variant::Othello)
+        .play_line(["f5", t[1]])
+        .unwrap();
+    assert!(after.legal_move_names().contains(&t[3].to_string()));
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(info.contains(&format!(" pv {} {}", t[1], t[3])), "{info}");
+}
+
+/// Every line that comes within `span` (however busy the stream).
+fn lines_for(e: &Orca, span: Duration) -> Vec<String> {
+    let end = Instant::now() + span;
+    let mut lines = Vec::new();
+    while let Some((_, line)) = e.recv_timeout(end.saturating_duration_since(Instant::now())) {
+        lines.push(line);
+    }
+    lines
+}
+
+/// `go ponder` searches without a clock and never answers by itself, even
+/// past the whole clock or when the search ends; `ponderhit` makes it the
+/// real search, answered once on that clock; `stop` answers once.
+#[test]
+fn ponder_ponderhit_and_stop_give_one_bestmove_each() {
+    let mut e = Orca::ugi();
+    error_only(&mut e, "ponderhit");
+    error_only(&mut e, "setoption name Ponder value maybe");
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves f5 d6");
+    // A half-second clock: a search on it would have answered long before
+    // the two seconds waited.
+    e.send("go ponder btime 500 wtime 500");
+    let quiet = lines_for(&e, Duration::from_secs(2));
+    assert!(
+        quiet.iter().all(|l| !l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
+    let hit = e.send("ponderhit");
+    let (at, line) = e.wait_for("bestmove");
+    assert!(at > hit);
+    assert!(at.duration_since(hit) < Duration::from_secs(10), "{line}");
+    assert!(
+        e.drain(Duration::from_millis(500))
+            .iter()
+            .all(|l| !l.starts_with("bestmove"))
+    );
+    // After the answer there is nothing to ponder on.
+    error_only(&mut e, "ponderhit");
+
+    // A ponder search that ends by itself (a depth limit) still waits.
+    e.send("go ponder depth 3");
+    let quiet = lines_for(&e, Duration::from_secs(1));
+    assert!(
+        quiet.iter().all(|l| !l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
+    e.send("stop");
+    e.wait_for("bestmove");
+    assert!(
+        e.drain(Duration::from_millis(500))
+            .iter()
+            .all(|l| !l.starts_with("bestmove"))
+    );
+    error_only(&mut e, "ponderhit");
+
+    // Stop in the middle of pondering: one answer, a legal move.
+    e.send("go ponder btime 60000 wtime 60000");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    let (_, line) = e.wait_for("bestmove");
+    let best = line.split_whitespace().nth(1).unwrap().to_string();
+    let position = AnyPosition::start(Variant::Othello)
+        .play_line(["f5", "d6"])
+        .unwrap();
+    assert!(position.legal_move_names().contains(&best), "{line}");
+    assert!(
+        e.drain(Duration::from_millis(500))
+            .iter()
+            .all(|l| !l.starts_with("bestmove"))
+    );
+}
+
+/// After `ponderhit` the search keeps the clock it was given, counted from
+/// the `ponderhit`: a move time of 3 s, the `ponderhit` 4 s after the
+/// `go`, and no answer comes in the second after it (counted from the
+/// `go`, the time would be up at once); the answer then comes by itself.
+/// With a long move time, `stop` after `ponderhit` ends it with one answer.
+#[test]
+fn ponderhit_then_the_clock_applies_and_stop_ends_it() {
+    let mut e = Orca::ugi();
+    e.send("position startpos moves f5 d6 c3");
+    e.send("go ponder movetime 3000");
+    std::thread::sleep(Duration::from_secs(4));
+    e.send("ponderhit");
+    let quiet = lines_for(&e, Duration::from_secs(1));
+    assert!(
+        quiet.iter().all(|l| !l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
+    e.wait_for("bestmove");
+    assert!(
+        e.drain(Duration::from_millis(500))
+            .iter()
+            .all(|l| !l.starts_with("bestmove"))
+    );
+    e.send("go ponder movetime 60000");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("ponderhit");
+    let quiet = lines_for(&e, Duration::from_secs(1));
+    assert!(
+        quiet.iter().all(|l| !l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
+    e.send("stop");
+    e.wait_for("bestmove");
+    assert!(
+        e.drain(Duration::from_millis(500))
+            .iter()
+            .all(|l| !l.starts_with("bestmove"))
+    );
+}

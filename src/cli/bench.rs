@@ -72,6 +72,10 @@ struct DepthArgs {
     /// all threads).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::threads())]
     threads: usize,
+    /// Lines each search values (multi-PV), to measure what they cost.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=64))]
+    multipv: u16,
 }
 
 #[derive(Args, Debug)]
@@ -182,7 +186,7 @@ fn depth(args: &DepthArgs, evaluators: &Evaluators) -> i32 {
             evaluators,
             args.max_depth,
             Duration::from_secs_f64(args.time_limit.max(0.001)),
-            args.threads,
+            (args.threads, usize::from(args.multipv)),
             &mut tt,
         );
         let deepest = reached.last().map_or(0, |r| r.depth);

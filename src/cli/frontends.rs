@@ -34,6 +34,10 @@ pub struct EngineArgs {
     /// Search threads of one search, as the UGI `Threads` option (1 to 256).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::threads())]
     threads: usize,
+    /// Playing strength for people, as the UGI `Level` option: 1 (weakest)
+    /// to 20 (full strength, the default).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=20))]
+    level: Option<u8>,
     #[command(flatten)]
     pub(super) eval: super::EvalArgs,
 }
@@ -148,6 +152,7 @@ pub fn run_nboard(args: &NboardArgs, evaluators: Arc<Evaluators>) -> i32 {
         overhead: Duration::from_millis(args.engine.move_overhead),
         selectivity: args.engine.selectivity,
         threads: args.engine.threads,
+        level: args.engine.level.and_then(orca::engine::Level::new),
     };
     nboard::run(
         Box::new(BufReader::new(std::io::stdin())),
@@ -172,6 +177,7 @@ pub fn run_gtp(args: &GtpArgs, evaluators: Arc<Evaluators>) -> i32 {
         overhead: Duration::from_millis(args.engine.move_overhead),
         selectivity: args.engine.selectivity,
         threads: args.engine.threads,
+        level: args.engine.level.and_then(orca::engine::Level::new),
     };
     let stdin = std::io::stdin();
     gtp::run(&mut stdin.lock(), Output::stdout(), evaluators, config)

@@ -58,6 +58,11 @@ pub struct PlayArgs {
     /// Mark and list the legal moves on your turn.
     #[arg(long)]
     hints: bool,
+    /// Orca's strength, 1 (weakest) to 20 (full strength, the default):
+    /// below 20 it searches only as many plies as the level and plays a
+    /// random move among those close to the best, so that it can be beaten.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=20))]
+    level: Option<u8>,
     /// Plain ASCII, no colour (also when stdout is not a terminal or NO_COLOR is set).
     #[arg(long)]
     no_color: bool,
@@ -83,17 +88,20 @@ pub fn run(args: &PlayArgs, evaluators: Arc<Evaluators>) -> i32 {
         eprintln!("orca play: --save {}: {e}", path.display());
         return 2;
     }
+    let level = args.level.and_then(orca::engine::Level::new);
     let limits = match args.depth {
         Some(depth) => GoLimits {
             depth: Some(depth),
             selectivity: args.selectivity,
             threads: args.threads,
+            level,
             ..GoLimits::default()
         },
         None => GoLimits {
             movetime: Some(args.movetime.unwrap_or(DEFAULT_MOVETIME)),
             selectivity: args.selectivity,
             threads: args.threads,
+            level,
             ..GoLimits::default()
         },
     };
@@ -300,6 +308,10 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
             }
             (None, None) => "thinking".to_string(),
         };
+        let strength = match self.limits.level {
+            Some(level) => format!("at level {} of 20, {strength}", level.number()),
+            None => strength,
+        };
         let black = side_with_letter(variant, Color::Black);
         let white = side_with_letter(variant, Color::White);
         let seats = match self.session.seating() {
@@ -438,7 +450,7 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
     /// Orca searches and plays for `color`; false when it could not.
     fn orca_moves(&mut self, color: Color) -> io::Result<bool> {
         let who = format!("Orca ({})", side_name(self.variant(), color));
-        let Some(done) = self.search(self.session.position(), &who)? else {
+        let Some(done) = self.search(self.session.position(), &who, false)? else {
             self.say(&format!("{who} could not search."))?;
             return Ok(false);
         };
@@ -465,7 +477,7 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
     fn hint(&mut self) -> io::Result<()> {
         let position = self.session.position();
         let side = side_name(self.variant(), position.to_move());
-        match self.search(position, "Orca")? {
+        match self.search(position, "Orca", true)? {
             Some(SearchDone {
                 best: BestMove::Move(mv),
                 info,
@@ -478,12 +490,26 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
         }
     }
 
-    /// Runs one search with the game's limits while showing that Orca thinks;
-    /// `None` if the engine could not search.
-    fn search(&mut self, position: AnyPosition, who: &str) -> io::Result<Option<SearchDone>> {
+    /// Runs one search with the game's limits while showing that Orca thinks
+    /// (a hint at full strength, whatever Orca's level); `None` if the
+    /// engine could not search.
+    fn search(
+        &mut self,
+        position: AnyPosition,
+        who: &str,
+        hint: bool,
+    ) -> io::Result<Option<SearchDone>> {
+        let limits = if hint {
+            GoLimits {
+                level: None,
+                ..self.limits
+            }
+        } else {
+            self.limits
+        };
         let request = GoRequest {
             position,
-            limits: self.limits,
+            limits,
             received: Instant::now(),
             overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
         };

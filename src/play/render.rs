@@ -262,6 +262,7 @@ mod tests {
             nodes: 1,
             elapsed: Duration::ZERO,
             pv: Vec::new(),
+            lines: Vec::new(),
         }
     }
 

@@ -28,6 +28,9 @@ pub struct EngineSpec {
     pub protocol: Protocol,
     /// UGI options to set before the first game (`option.Hash=16`).
     pub options: Vec<(String, String)>,
+    /// Let the engine think on the opponent's time (`ponder=on`, UGI only):
+    /// after each move it ponders on the reply it expects.
+    pub ponder: bool,
 }
 
 /// What is wrong with an engine spec.
@@ -54,6 +57,10 @@ pub enum SpecError {
     OptionsNeedUgi(Protocol),
     /// `name=` with nothing after the `=`.
     EmptyName,
+    /// `ponder=` neither `on` nor `off`.
+    Ponder(String),
+    /// `ponder=on` for an engine that does not speak UGI.
+    PonderNeedsUgi(Protocol),
 }
 
 impl fmt::Display for SpecError {
@@ -73,6 +80,12 @@ impl fmt::Display for SpecError {
                 "option.NAME=VALUE is for UGI engines only; pass {protocol} engines their settings as arguments"
             ),
             SpecError::EmptyName => f.write_str("name= is empty"),
+            SpecError::Ponder(value) => {
+                write!(f, "ponder={value}: expected ponder=on or ponder=off")
+            }
+            SpecError::PonderNeedsUgi(protocol) => {
+                write!(f, "ponder=on is for UGI engines only, not {protocol}")
+            }
         }
     }
 }
@@ -82,9 +95,9 @@ impl std::error::Error for SpecError {}
 impl FromStr for EngineSpec {
     type Err = SpecError;
 
-    /// `name=A cmd=./path arg1 arg2 proto=ugi option.Hash=16`: words after
-    /// `cmd=` are the program's arguments until the next `name=`, `proto=` or
-    /// `option.X=` word. Quotes group words with spaces. `proto` defaults to
+    /// `name=A cmd=./path arg1 arg2 proto=ugi option.Hash=16 ponder=on`:
+    /// words after `cmd=` are the program's arguments until the next
+    /// `name=`, `proto=`, `ponder=` or `option.X=` word. Quotes group words with spaces. `proto` defaults to
     /// ugi and `name` to the program's file name.
     fn from_str(text: &str) -> Result<EngineSpec, SpecError> {
         let words = split_words(text)?;
@@ -92,9 +105,16 @@ impl FromStr for EngineSpec {
         let mut command: Option<Vec<String>> = None;
         let mut protocol = Protocol::Ugi;
         let mut options = Vec::new();
+        let mut ponder = false;
         for word in words {
             if let Some(value) = word.strip_prefix("name=") {
                 name = Some(value.to_string());
+            } else if let Some(value) = word.strip_prefix("ponder=") {
+                ponder = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(SpecError::Ponder(value.to_string())),
+                };
             } else if let Some(value) = word
                 .strip_prefix("proto=")
                 .or_else(|| word.strip_prefix("protocol="))
@@ -121,6 +141,9 @@ impl FromStr for EngineSpec {
         if !options.is_empty() && protocol != Protocol::Ugi {
             return Err(SpecError::OptionsNeedUgi(protocol));
         }
+        if ponder && protocol != Protocol::Ugi {
+            return Err(SpecError::PonderNeedsUgi(protocol));
+        }
         let name = name.unwrap_or_else(|| {
             Path::new(&program)
                 .file_stem()
@@ -135,6 +158,7 @@ impl FromStr for EngineSpec {
             args: command,
             protocol,
             options,
+            ponder,
         })
     }
 }
@@ -250,6 +274,24 @@ impl FromStr for TimeControl {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ponder_on_or_off_for_ugi_only() {
+        let spec: EngineSpec = "cmd=orca ponder=on".parse().unwrap();
+        assert!(spec.ponder);
+        assert!(spec.args.is_empty());
+        let spec: EngineSpec = "ponder=off cmd=orca".parse().unwrap();
+        assert!(!spec.ponder);
+        assert!(!"cmd=orca".parse::<EngineSpec>().unwrap().ponder);
+        assert_eq!(
+            "cmd=orca ponder=yes".parse::<EngineSpec>(),
+            Err(SpecError::Ponder("yes".into()))
+        );
+        assert!(matches!(
+            "cmd=orca gtp proto=gtp ponder=on".parse::<EngineSpec>(),
+            Err(SpecError::PonderNeedsUgi(_))
+        ));
+    }
 
     #[test]
     fn engine_specs() {

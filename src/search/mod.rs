@@ -88,6 +88,12 @@ pub struct Limits {
     /// Search threads (the Othello midgame search and its solves; other
     /// games search with one).
     pub threads: usize,
+    /// How many best moves the Othello search values (multi-PV); other
+    /// games value one. 0 counts as 1.
+    pub multipv: usize,
+    /// The root moves the Othello search may choose from, as a set of
+    /// squares (`go searchmoves`); `None`: every legal move.
+    pub searchmoves: Option<u64>,
 }
 
 impl Limits {
@@ -100,6 +106,8 @@ impl Limits {
             budget: None,
             selectivity: Selectivity::DEFAULT,
             threads: 1,
+            multipv: 1,
+            searchmoves: None,
         }
     }
 
@@ -131,6 +139,20 @@ pub struct Iteration<M> {
     /// Time since the search started.
     pub elapsed: Duration,
     /// Principal variation, best move first.
+    pub pv: Vec<M>,
+    /// With several lines asked for (multi-PV) or the root moves restricted:
+    /// the best lines found, best first, the first being `score` and `pv`.
+    /// Empty in a plain search.
+    pub lines: Vec<PvLine<M>>,
+}
+
+/// One line of a multi-PV iteration: a root move's score and variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine<M> {
+    /// Score for the side to move, in [`crate::eval::DISC`] units; exact
+    /// when the iteration is.
+    pub score: i32,
+    /// The variation, the root move first.
     pub pv: Vec<M>,
 }
 
@@ -278,6 +300,7 @@ pub fn generic_think<G: Solvable, E: Evaluator<G>>(
             nodes: searcher.nodes,
             elapsed: limits.start.elapsed(),
             pv,
+            lines: Vec::new(),
         };
         on_iteration(&iteration);
         let exact = iteration.exact;

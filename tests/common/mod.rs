@@ -170,10 +170,9 @@ impl Orca {
         self.send(go);
         let (_, line) = self.wait_for("bestmove");
         let parts: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(
-            parts.len(),
-            2,
-            "bestmove line must have exactly two tokens: {line}"
+        assert!(
+            parts.len() == 2 || (parts.len() == 4 && parts[2] == "ponder"),
+            "bestmove line must be 'bestmove X' or 'bestmove X ponder Y': {line}"
         );
         parts[1].to_string()
     }

@@ -58,6 +58,8 @@ pub struct Config {
     pub selectivity: Selectivity,
     /// Search threads of every `genmove`.
     pub threads: usize,
+    /// A playing strength below the full one (`--level`).
+    pub level: Option<crate::engine::Level>,
 }
 
 impl Default for Config {
@@ -70,6 +72,7 @@ impl Default for Config {
             overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             selectivity: Selectivity::DEFAULT,
             threads: 1,
+            level: None,
         }
     }
 }
@@ -341,6 +344,7 @@ impl Session {
         limits.depth = self.config.depth;
         limits.selectivity = self.config.selectivity;
         limits.threads = self.config.threads;
+        limits.level = self.config.level;
         limits
     }
 

@@ -35,7 +35,6 @@ use crate::ggf::GgfGame;
 use crate::search::Selectivity;
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use command::Command;
-use hint::{Hint, Step};
 
 use super::{Flow, InputLine, Output, channel_engine, escape, spawn_reader};
 
@@ -59,6 +58,9 @@ pub struct Config {
     pub selectivity: Selectivity,
     /// Search threads (`go` and `hint`).
     pub threads: usize,
+    /// A playing strength below the full one for `go` (`--level`; hints
+    /// stay at full strength).
+    pub level: Option<crate::engine::Level>,
 }
 
 impl Default for Config {
@@ -68,6 +70,7 @@ impl Default for Config {
             overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             selectivity: Selectivity::DEFAULT,
             threads: 1,
+            level: None,
         }
     }
 }
@@ -118,12 +121,11 @@ enum Task {
     },
     /// `go`: answer `===` when the search ends.
     Go,
-    /// `hint`: one of the searches of a hint.
+    /// `hint N`: one multi-PV search of N lines, each iteration written
+    /// as `search` lines, then `nodestats`.
     Hint {
-        /// The hint's plan and results.
-        hint: Box<Hint>,
-        /// When the hint was read.
-        received: Instant,
+        /// Lines asked for.
+        wanted: usize,
     },
 }
 
@@ -138,6 +140,7 @@ pub struct Session {
     overhead: Duration,
     selectivity: Selectivity,
     threads: usize,
+    level: Option<crate::engine::Level>,
     /// Some exactly while a search started here has not made its `Done` report.
     task: Option<Task>,
 }
@@ -165,6 +168,7 @@ impl Session {
             overhead: config.overhead,
             selectivity: config.selectivity,
             threads: config.threads,
+            level: config.level,
             task: None,
         })
     }
@@ -227,10 +231,7 @@ impl Session {
             }
             Command::Hint(wanted) => {
                 self.cancel();
-                match Hint::new(self.position, wanted, self.depth) {
-                    Some(hint) => self.advance_hint(Box::new(hint), received),
-                    None => log::warn!("nboard: hint: the game is over"),
-                }
+                self.hint(wanted as usize, received);
             }
             Command::Go => {
                 self.cancel();
@@ -292,6 +293,7 @@ impl Session {
             depth: Some(self.depth),
             selectivity: self.selectivity,
             threads: self.threads,
+            level: self.level,
             ..GoLimits::default()
         };
         for color in [Color::Black, Color::White] {
@@ -385,40 +387,37 @@ impl Session {
         }
     }
 
-    /// Plans the next search of a hint, writing the lines it completed, or ends it.
-    fn advance_hint(&mut self, mut hint: Box<Hint>, received: Instant) {
-        let (lines, step) = hint.next_step();
-        for line in lines {
-            self.out.line(&line);
+    /// Starts the multi-PV search of `hint N`.
+    fn hint(&mut self, wanted: usize, received: Instant) {
+        if self.position.is_over() {
+            log::warn!("nboard: hint: the game is over");
+            return;
         }
-        match step {
-            Step::Search { position, depth } => {
-                let request = GoRequest {
-                    position,
-                    limits: GoLimits {
-                        depth: Some(depth),
-                        selectivity: self.selectivity,
-                        threads: self.threads,
-                        ..GoLimits::default()
-                    },
-                    received: Instant::now(),
-                    overhead: self.overhead,
-                };
-                self.start_search(request, Task::Hint { hint, received });
-            }
-            Step::Finished => self.out.line(&format!(
-                "nodestats {} {}",
-                hint.nodes(),
-                format_seconds(received.elapsed())
-            )),
-        }
+        let wanted = wanted.clamp(1, crate::protocol::ugi::MAX_MULTIPV);
+        let request = GoRequest {
+            position: self.position,
+            limits: GoLimits {
+                depth: Some(self.depth),
+                selectivity: self.selectivity,
+                threads: self.threads,
+                multipv: wanted,
+                ..GoLimits::default()
+            },
+            received,
+            overhead: self.overhead,
+        };
+        self.start_search(request, Task::Hint { wanted });
     }
 
     /// Handles one report of the engine.
     pub fn handle_report(&mut self, report: Report) {
         match report {
             Report::Info(info) => {
-                if matches!(self.task, Some(Task::Go)) {
+                if let Some(Task::Hint { wanted }) = self.task {
+                    for line in hint::search_lines(self.position.to_move(), &info, wanted) {
+                        self.out.line(&line);
+                    }
+                } else if matches!(self.task, Some(Task::Go)) {
                     let pv = format_pv(self.position.to_move(), &info.pv);
                     let depth = depth_text(info.depth, info.exact, info.selectivity);
                     self.out.line(&format!(
@@ -430,10 +429,11 @@ impl Session {
             Report::Note(note) => log::debug!("nboard: {note}"),
             Report::Done(done) => match self.task.take() {
                 Some(Task::Go) => self.answer(&done),
-                Some(Task::Hint { mut hint, received }) => {
-                    hint.record(&done);
-                    self.advance_hint(hint, received);
-                }
+                Some(Task::Hint { .. }) => self.out.line(&format!(
+                    "nodestats {} {}",
+                    done.nodes,
+                    format_seconds(done.elapsed)
+                )),
                 Some(Task::Analyze { mut plan, negate }) => {
                     if let (Some((made, _)), Some(info)) = (plan.pop(), &done.info) {
                         let eval = if negate { -info.score } else { info.score };

@@ -5,11 +5,11 @@
 //!
 //! ```text
 //! line      = ws* [command] ws*
-//! command   = ugi | uci | isready | uginewgame | ucinewgame | stop | quit | d | eval
-//!           | setoption | position | go | query | perft
+//! command   = ugi | uci | isready | uginewgame | ucinewgame | stop | ponderhit
+//!           | quit | d | eval | setoption | position | go | query | perft
 //! setoption = "setoption" "name" word+ ["value" word*]
 //! position  = "position" ("startpos" | "fen" word+) ["moves" word*]
-//! go        = "go" ("infinite" | key number)*
+//! go        = "go" ("infinite" | "ponder" | "searchmoves" move* | key number)*
 //! query     = "query" ("p1turn" | "gameover" | "result")
 //! perft     = "perft" number
 //! number    = digit+                      (a whole word: no sign)
@@ -62,10 +62,13 @@ pub enum Command {
         /// Move tokens as given.
         moves: Vec<String>,
     },
-    /// `go [limits]`.
-    Go(GoLimits),
+    /// `go [limits] [searchmoves <move>...]`: the limits, and the root
+    /// moves to choose from as given (empty: all).
+    Go(GoLimits, Vec<String>),
     /// `stop`.
     Stop,
+    /// `ponderhit`: the opponent played the move pondered on.
+    PonderHit,
     /// `query p1turn|gameover|result`.
     Query(Query),
     /// `quit`.
@@ -266,9 +269,11 @@ fn position(input: &str) -> Parsed<'_, Command> {
 }
 
 /// One limit of `go`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Limit {
     Infinite,
+    Ponder,
+    SearchMoves(Vec<String>),
     P1Time(Duration),
     P2Time(Duration),
     P1Inc(Duration),
@@ -279,13 +284,44 @@ enum Limit {
     Nodes(u64),
 }
 
-/// `infinite`, or a key and its number (UCI's names for the clocks too).
+/// Every keyword of `go`: the words that end a `searchmoves` list.
+const GO_KEYS: [&str; 15] = [
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "p1time",
+    "btime",
+    "p2time",
+    "wtime",
+    "p1inc",
+    "binc",
+    "p2inc",
+    "winc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+];
+
+/// `infinite`, `ponder`, `searchmoves` and its moves, or a key and its number (UCI's names for the clocks too).
 fn limit(input: &str) -> Parsed<'_, Limit> {
     const COMMAND: &str = "go";
     let (input, key) = word(input)?;
     let name = key.to_ascii_lowercase();
     if name == "infinite" {
         return Ok((input, Limit::Infinite));
+    }
+    if name == "ponder" {
+        return Ok((input, Limit::Ponder));
+    }
+    if name == "searchmoves" {
+        // The moves: every word up to the next keyword of `go`.
+        let (input, moves) = many0(verify(word, |w: &str| {
+            !GO_KEYS.contains(&w.to_ascii_lowercase().as_str())
+        }))
+        .parse(input)?;
+        let moves = moves.into_iter().map(str::to_string).collect();
+        return Ok((input, Limit::SearchMoves(moves)));
     }
     let known = [
         "p1time",
@@ -339,11 +375,14 @@ fn limit(input: &str) -> Parsed<'_, Limit> {
     }
 }
 
-/// `go [limits]`: any number of limits, a later one overriding an earlier.
-fn go(input: &str) -> Parsed<'_, GoLimits> {
-    let set = |mut limits: GoLimits, limit| {
+/// `go [limits]`: any number of limits, a later one overriding an earlier
+/// (`searchmoves` lists add up).
+fn go(input: &str) -> Parsed<'_, (GoLimits, Vec<String>)> {
+    let set = |(mut limits, mut moves): (GoLimits, Vec<String>), limit| {
         match limit {
             Limit::Infinite => limits.infinite = true,
+            Limit::Ponder => limits.ponder = true,
+            Limit::SearchMoves(more) => moves.extend(more),
             Limit::P1Time(t) => limits.p1time = Some(t),
             Limit::P2Time(t) => limits.p2time = Some(t),
             Limit::P1Inc(t) => limits.p1inc = Some(t),
@@ -353,11 +392,11 @@ fn go(input: &str) -> Parsed<'_, GoLimits> {
             Limit::Depth(d) => limits.depth = Some(d),
             Limit::Nodes(n) => limits.nodes = Some(n),
         }
-        limits
+        (limits, moves)
     };
-    let (input, limits) = fold_many0(limit, GoLimits::default, set).parse(input)?;
+    let (input, go) = fold_many0(limit, Default::default, set).parse(input)?;
     let (input, ()) = end(input)?;
-    Ok((input, limits))
+    Ok((input, go))
 }
 
 /// `query p1turn|gameover|result`.
@@ -401,13 +440,14 @@ fn command(input: &str) -> Parsed<'_, Command> {
             bare("uginewgame", Command::NewGame),
             bare("ucinewgame", Command::NewGame),
             bare("stop", Command::Stop),
+            bare("ponderhit", Command::PonderHit),
             bare("quit", Command::Quit),
             bare("d", Command::Display),
             bare("eval", Command::Eval),
         )),
         preceded(keyword("setoption"), cut(set_option)),
         preceded(keyword("position"), cut(position)),
-        preceded(keyword("go"), cut(go)).map(Command::Go),
+        preceded(keyword("go"), cut(go)).map(|(limits, moves)| Command::Go(limits, moves)),
         preceded(keyword("query"), cut(query)),
         preceded(keyword("perft"), cut(perft)),
         |input| {
@@ -589,7 +629,8 @@ mod tests {
 
     #[test]
     fn go_limits_and_aliases() {
-        let Command::Go(l) = ok("go p1time 1000 p2time 2000 p1inc 10 p2inc 20 movestogo 5") else {
+        let Command::Go(l, _) = ok("go p1time 1000 p2time 2000 p1inc 10 p2inc 20 movestogo 5")
+        else {
             panic!()
         };
         let ms = |t| Some(Duration::from_millis(t));
@@ -597,21 +638,45 @@ mod tests {
             (l.p1time, l.p2time, l.p1inc, l.p2inc, l.movestogo),
             (ms(1000), ms(2000), ms(10), ms(20), Some(5))
         );
-        let Command::Go(l) = ok("go wtime 3 btime 4 winc 5 binc 6") else {
+        let Command::Go(l, _) = ok("go wtime 3 btime 4 winc 5 binc 6") else {
             panic!()
         };
         assert_eq!(
             (l.p1time, l.p2time, l.p1inc, l.p2inc),
             (ms(4), ms(3), ms(6), ms(5))
         );
-        let Command::Go(l) = ok("go movetime 50 depth 7 nodes 1000 infinite") else {
+        let Command::Go(l, _) = ok("go movetime 50 depth 7 nodes 1000 infinite") else {
             panic!()
         };
         assert_eq!(
             (l.movetime, l.depth, l.nodes, l.infinite),
             (ms(50), Some(7), Some(1000), true)
         );
-        assert_eq!(ok("go"), Command::Go(GoLimits::default()));
+        assert_eq!(ok("go"), Command::Go(GoLimits::default(), Vec::new()));
+    }
+
+    /// `ponder` is a flag; `searchmoves` takes every word up to the next
+    /// keyword of `go`, the moves checked later against the position.
+    #[test]
+    fn go_ponder_and_searchmoves() {
+        let Command::Go(l, moves) = ok("go ponder wtime 100 searchmoves f5 D6 zz depth 3") else {
+            panic!()
+        };
+        assert!(l.ponder);
+        assert_eq!(
+            (l.p2time, l.depth),
+            (Some(Duration::from_millis(100)), Some(3))
+        );
+        assert_eq!(moves, ["f5", "D6", "zz"]);
+        let Command::Go(l, moves) = ok("go searchmoves") else {
+            panic!()
+        };
+        assert!(moves.is_empty() && !l.ponder);
+        let Command::Go(_, moves) = ok("go searchmoves c4 infinite searchmoves e3") else {
+            panic!()
+        };
+        assert_eq!(moves, ["c4", "e3"]);
+        assert_eq!(ok("ponderhit"), Command::PonderHit);
     }
 
     #[test]
@@ -624,7 +689,7 @@ mod tests {
             "go depth 1.5",
             "go nodes 99999999999999999999999",
             "go p1time +3",
-            "go ponder",
+            "go pondering",
             "go movetime 10 movetime",
         ] {
             let err = parse(bad).unwrap_err();
@@ -678,7 +743,8 @@ mod tests {
                 "position: missing the position after 'fen'",
             ),
             ("position startpos f5", "position: unexpected 'f5'"),
-            ("go ponder", "go: unexpected 'ponder'"),
+            ("go ponderous", "go: unexpected 'ponderous'"),
+            ("ponderhit now", "ponderhit: unexpected 'now'"),
             (
                 "go movetime",
                 "go: bad value '' for movetime (expected a value after it)",

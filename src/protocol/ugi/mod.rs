@@ -13,18 +13,22 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{
-    BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, MAX_HASH_MB, MAX_THREADS, MIN_HASH_MB,
-    Report, ResizeError, SearchInfo, StartError,
+    BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Level, MAX_HASH_MB, MAX_LEVEL,
+    MAX_THREADS, MIN_HASH_MB, Report, ResizeError, SearchDone, SearchInfo, StartError,
 };
 use crate::eval::{DISC, Evaluators};
 use crate::game::position::Outcome;
-use crate::game::{AnyPosition, Color, Variant};
+use crate::game::{AnyMove, AnyPosition, Color, Move, Variant};
 use crate::search::Selectivity;
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use command::{Command, Query, StartPosition};
 
 pub use super::Flow;
 use super::{InputLine, Output};
+
+/// Most lines the `MultiPV` option accepts (no Othello position has more
+/// legal moves).
+pub const MAX_MULTIPV: usize = 64;
 
 /// Largest `MoveOverhead` accepted, in milliseconds.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
@@ -45,7 +49,29 @@ pub fn discs(score: i32) -> i32 {
     }
 }
 
-/// The `info` line of one finished iteration.
+/// The `info` lines of one finished iteration: one, or with several lines
+/// asked for (multi-PV, `searchmoves`) one `info multipv k ...` per line,
+/// best first.
+pub fn info_lines(info: &SearchInfo) -> Vec<String> {
+    if info.lines.is_empty() {
+        return vec![info_line(info)];
+    }
+    info.lines
+        .iter()
+        .enumerate()
+        .map(|(k, line)| {
+            let one = SearchInfo {
+                score: line.score,
+                pv: line.pv.clone(),
+                lines: Vec::new(),
+                ..info.clone()
+            };
+            info_line(&one).replacen("info ", &format!("info multipv {} ", k + 1), 1)
+        })
+        .collect()
+}
+
+/// The `info` line of one finished iteration (its first line only).
 pub fn info_line(info: &SearchInfo) -> String {
     let mut line = format!(
         "info depth {} seldepth {} score disc {}",
@@ -71,15 +97,30 @@ pub fn info_line(info: &SearchInfo) -> String {
     line
 }
 
-fn report_line(report: &Report) -> Option<String> {
-    Some(match report {
-        Report::Info(info) => info_line(info),
+/// The `bestmove` line: the move, and the reply expected (to ponder on)
+/// when the principal variation goes on past it.
+pub fn bestmove_line(done: &SearchDone) -> String {
+    let best = match &done.best {
+        BestMove::Move(mv) => *mv,
+        BestMove::Pass => AnyMove::PASS,
+        BestMove::None => return "bestmove none".to_string(),
+    };
+    let ponder = done
+        .info
+        .as_ref()
+        .filter(|info| info.pv.first() == Some(&best))
+        .and_then(|info| info.pv.get(1));
+    match ponder {
+        Some(reply) => format!("bestmove {best} ponder {reply}"),
+        None => format!("bestmove {best}"),
+    }
+}
+
+fn report_lines(report: &Report) -> Vec<String> {
+    vec![match report {
+        Report::Info(info) => return info_lines(info),
         Report::Note(text) => format!("info string {text}"),
-        Report::Done(done) => match &done.best {
-            BestMove::Move(mv) => format!("bestmove {mv}"),
-            BestMove::Pass => "bestmove pass".to_string(),
-            BestMove::None => "bestmove none".to_string(),
-        },
+        Report::Done(done) => bestmove_line(done),
         Report::Perft {
             depth,
             leaves,
@@ -94,7 +135,7 @@ fn report_line(report: &Report) -> Option<String> {
                 if *stopped { " (stopped)" } else { "" }
             )
         }
-    })
+    }]
 }
 
 /// A UGI session over one engine.
@@ -107,6 +148,12 @@ pub struct Session {
     overhead_ms: u64,
     selectivity: Selectivity,
     threads: usize,
+    multipv: usize,
+    /// The `Level` option: `None` at full strength.
+    level: Option<Level>,
+    /// The `Ponder` option: the GUI may ask for ponder searches (UCI's
+    /// convention; `go ponder` is served either way).
+    ponder: bool,
 }
 
 impl Session {
@@ -120,7 +167,7 @@ impl Session {
             DEFAULT_HASH_MB,
             evaluators,
             Arc::new(move |report| {
-                if let Some(line) = report_line(&report) {
+                for line in report_lines(&report) {
                     sink.line(&line);
                 }
             }),
@@ -134,6 +181,9 @@ impl Session {
             overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             selectivity: Selectivity::DEFAULT,
             threads: 1,
+            multipv: 1,
+            level: None,
+            ponder: false,
         })
     }
 
@@ -183,12 +233,22 @@ impl Session {
                 Err(e) => self.error(format!("uginewgame: {e}")),
             },
             Command::Position { start, moves } => self.set_position(&start, &moves),
-            Command::Go(limits) => {
+            Command::Go(limits, moves) => {
+                if self.engine.is_busy() {
+                    self.error(
+                        "go: a search is running (send stop first); the running search continues",
+                    );
+                    return Flow::Continue;
+                }
+                let searchmoves = self.searchmoves(&moves);
                 let request = GoRequest {
                     position: self.position,
                     limits: GoLimits {
                         selectivity: self.selectivity,
                         threads: self.threads,
+                        multipv: self.multipv,
+                        searchmoves,
+                        level: self.level,
                         ..limits
                     },
                     received,
@@ -199,6 +259,11 @@ impl Session {
                 }
             }
             Command::Stop => self.engine.stop(),
+            Command::PonderHit => {
+                if let Err(e) = self.engine.ponderhit(received) {
+                    self.error(format!("ponderhit: {e}; ignored"));
+                }
+            }
             Command::Query(q) => self.query(q),
             Command::Quit => return Flow::Quit,
             Command::Display => self.display(),
@@ -227,6 +292,13 @@ impl Session {
         ));
         self.out.line(&format!(
             "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
+        self.out.line(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+        ));
+        self.out.line("option name Ponder type check default false");
+        self.out.line(&format!(
+            "option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
         ));
         self.out.line(&format!(
             "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
@@ -287,6 +359,27 @@ impl Session {
                     "setoption: bad value '{value}' for Threads (expected 1 to {MAX_THREADS})"
                 )),
             },
+            "multipv" => match spin(1, MAX_MULTIPV as u64) {
+                Some(n) => self.multipv = n as usize,
+                None => self.error(format!(
+                    "setoption: bad value '{value}' for MultiPV (expected 1 to {MAX_MULTIPV}); keeping {}",
+                    self.multipv
+                )),
+            },
+            "level" => match spin(1, u64::from(MAX_LEVEL)) {
+                Some(n) => self.level = Level::new(n as u8),
+                None => self.error(format!(
+                    "setoption: bad value '{value}' for Level (expected 1 to {MAX_LEVEL}); keeping {}",
+                    self.level.map_or(MAX_LEVEL, Level::number)
+                )),
+            },
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.ponder = true,
+                "false" => self.ponder = false,
+                _ => self.error(format!(
+                    "setoption: bad value '{value}' for Ponder (expected true or false)"
+                )),
+            },
             "moveoverhead" => match spin(0, MAX_MOVE_OVERHEAD_MS) {
                 Some(ms) => self.overhead_ms = ms,
                 None => self.error(format!(
@@ -302,6 +395,39 @@ impl Session {
             },
             _ => self.error(format!("setoption: unknown option '{name}'")),
         }
+    }
+
+    /// The squares of the `searchmoves` of a `go`, as a set; a word that is
+    /// no legal move here gets an error line and is left out. `None` (every
+    /// move) when none was given, or none was legal.
+    fn searchmoves(&self, moves: &[String]) -> Option<u64> {
+        if moves.is_empty() {
+            return None;
+        }
+        let legal = self.position.legal_moves();
+        let mut set = 0u64;
+        for text in moves {
+            let found = self
+                .position
+                .parse_move(text)
+                .ok()
+                .filter(|mv| legal.contains(mv));
+            match found {
+                Some(AnyMove::Othello(Move::Play(square))) => set |= square.bit(),
+                Some(AnyMove::TicTacToe(cell)) => set |= 1 << cell.index(),
+                // A pass is the only move where it is legal: nothing to restrict.
+                Some(AnyMove::Othello(Move::Pass)) => return None,
+                None => self.error(format!(
+                    "go: searchmoves: '{}' is not a legal move here; left out",
+                    super::escape(text)
+                )),
+            }
+        }
+        if set == 0 {
+            self.error("go: searchmoves: no legal move given; searching every move");
+            return None;
+        }
+        Some(set)
     }
 
     fn set_position(&mut self, start: &StartPosition, moves: &[String]) {
@@ -399,7 +525,6 @@ pub fn run(input: &mut impl BufRead, out: Output, evaluators: Arc<Evaluators>) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::AnyMove;
     use std::io::Write;
     use std::sync::Mutex;
 
@@ -466,6 +591,7 @@ mod tests {
             pv: ["a2", "b1"]
                 .map(|m| AnyMove::parse(Variant::TicTacToe, m).unwrap())
                 .to_vec(),
+            lines: Vec::new(),
         };
         assert_eq!(
             info_line(&info),

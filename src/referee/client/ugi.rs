@@ -5,16 +5,26 @@
 //!
 //! The game is always sent in full (passes written as `pass`), so the engine
 //! never has to keep a board in step with the referee's.
+//!
+//! With pondering on (`ponder=on`), an answer `bestmove X ponder Y` is
+//! followed at once by `position ... X Y` and `go ponder` with the clocks
+//! as they will stand; at the engine's next turn, `ponderhit` if the
+//! opponent played Y (the answer is then timed from the `ponderhit`), else
+//! `stop`, the answer discarded, and the usual request.
 
 use std::time::Duration;
 
-use super::{ClockView, Fault, Link, Reply, Settings, Turn};
-use crate::game::{AnyPosition, Variant};
+use super::{ClockView, Fault, Link, Reply, Settings, Turn, side_index};
+use crate::game::{AnyPosition, Color, Variant};
 use crate::referee::spec::EngineSpec;
 
 /// A UGI engine.
 pub struct UgiClient {
     link: Link,
+    /// Ponder on the expected reply after each move.
+    ponder: bool,
+    /// The `position` line of the ponder search running, if one is.
+    pondering: Option<String>,
 }
 
 impl UgiClient {
@@ -51,7 +61,11 @@ impl UgiClient {
                 settings.variant
             )));
         }
-        let mut client = UgiClient { link };
+        let mut client = UgiClient {
+            link,
+            ponder: spec.ponder,
+            pondering: None,
+        };
         client.sync()?;
         Ok(client)
     }
@@ -60,6 +74,70 @@ impl UgiClient {
         self.link.send("isready")?;
         self.link
             .expect("readyok", |line| (line.trim() == "readyok").then_some(()))
+    }
+
+    /// Ends the running ponder search, if any, and drops its answer.
+    fn stop_pondering(&mut self) -> Result<(), Fault> {
+        if self.pondering.take().is_some() {
+            self.link.send("stop")?;
+            self.link.expect("bestmove", |line| {
+                line.starts_with("bestmove").then_some(())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// After the answer `line` to `turn`, which took `elapsed`: starts a
+    /// ponder search on the reply it names, if it names a legal one.
+    fn start_pondering(
+        &mut self,
+        turn: &Turn<'_>,
+        line: &str,
+        elapsed: Duration,
+    ) -> Result<(), Fault> {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let [_, best, "ponder", reply] = tokens[..] else {
+            return Ok(());
+        };
+        // Moves as the referee writes them, so that the line compares equal
+        // to the one of the next turn when the reply comes.
+        let play = |position: &AnyPosition, text: &str| {
+            let mv = position.parse_move(text).ok()?;
+            Some((mv, position.play(mv)?))
+        };
+        let Some((best, after)) = play(&turn.position, best) else {
+            return Ok(());
+        };
+        let Some((reply, _)) = play(&after, reply).filter(|_| !after.is_over()) else {
+            return Ok(());
+        };
+        let mut position = position_command(turn);
+        if turn.moves.is_empty() {
+            position.push_str(" moves");
+        }
+        position.push_str(&format!(" {best} {reply}"));
+        let clock = clock_after(&turn.clock, turn.position.to_move(), elapsed);
+        self.link.send(&position)?;
+        let go = go_command(&clock).replacen("go ", "go ponder ", 1);
+        self.link.send(&go)?;
+        self.pondering = Some(position);
+        Ok(())
+    }
+}
+
+/// The clocks after `side` moved in `elapsed` (the opponent's as they were:
+/// what a ponder search is told).
+fn clock_after(clock: &ClockView, side: Color, elapsed: Duration) -> ClockView {
+    match *clock {
+        ClockView::MoveTime(t) => ClockView::MoveTime(t),
+        ClockView::Clock {
+            mut left,
+            increment,
+        } => {
+            let i = side_index(side);
+            left[i] = left[i].saturating_sub(elapsed) + increment;
+            ClockView::Clock { left, increment }
+        }
     }
 }
 
@@ -125,22 +203,34 @@ fn info_score(line: &str) -> Option<f64> {
 
 impl super::Client for UgiClient {
     fn new_game(&mut self, _start: &AnyPosition) -> Result<(), Fault> {
+        self.stop_pondering()?;
         self.link.send("uginewgame")?;
         self.sync()
     }
 
     fn best_move(&mut self, turn: &Turn<'_>, allowance: Duration) -> Result<Reply, Fault> {
-        self.link.send(&position_command(turn))?;
-        self.sync()?;
-        let sent = self.link.send(&go_command(&turn.clock))?;
+        let position = position_command(turn);
+        let sent = if self.pondering.as_deref() == Some(position.as_str()) {
+            // The expected reply came: the search goes on, timed from here.
+            self.pondering = None;
+            self.link.send("ponderhit")?
+        } else {
+            self.stop_pondering()?;
+            self.link.send(&position)?;
+            self.sync()?;
+            self.link.send(&go_command(&turn.clock))?
+        };
         let mut eval = None;
-        let (elapsed, token) = self.link.wait_move(sent, allowance, |line| {
+        let (elapsed, line) = self.link.wait_move(sent, allowance, |line| {
             if let Some(score) = info_score(line) {
                 eval = Some(score);
             }
-            let mut tokens = line.split_whitespace();
-            (tokens.next() == Some("bestmove")).then(|| tokens.next().unwrap_or("").to_string())
+            (line.split_whitespace().next() == Some("bestmove")).then(|| line.to_string())
         })?;
+        let token = line.split_whitespace().nth(1).unwrap_or("").to_string();
+        if self.ponder && !token.is_empty() {
+            self.start_pondering(turn, &line, elapsed)?;
+        }
         Reply::checked(token, elapsed, eval, "bestmove")
     }
 

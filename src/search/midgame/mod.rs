@@ -31,8 +31,9 @@ mod tests;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::endgame::{Discs, Solver};
 use super::tt::{NO_MOVE, TranspositionTable};
-use super::{Iteration, Limits, SearchResult};
+use super::{Iteration, Limits, PvLine, SearchResult};
 use crate::cpu::{Isa, with_isa};
 use crate::eval::pattern::{Direct, Indices};
 use crate::eval::{DISC, Evaluator};
@@ -334,16 +335,35 @@ fn think_shared<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
             };
         }
         // A forced pass: the value is the opponent's, from the other side.
-        let from_mover = |it: &Iteration<Move>| Iteration {
-            score: -it.score,
-            seldepth: it.seldepth + 1,
-            pv: std::iter::once(Move::Pass)
+        // One line, the pass, whatever lines were asked for; the opponent's
+        // moves are not restricted, and only its best matters.
+        let multi = is_multi(limits);
+        let from_mover = |it: &Iteration<Move>| {
+            let pv: Vec<Move> = std::iter::once(Move::Pass)
                 .chain(it.pv.iter().copied())
-                .collect(),
-            ..it.clone()
+                .collect();
+            Iteration {
+                score: -it.score,
+                seldepth: it.seldepth + 1,
+                lines: if multi {
+                    vec![PvLine {
+                        score: -it.score,
+                        pv: pv.clone(),
+                    }]
+                } else {
+                    Vec::new()
+                },
+                pv,
+                ..it.clone()
+            }
         };
         let passed = Othello::<REVERSED>(board.pass());
-        let result = think_shared(&passed, eval, tt, limits, stop, &mut |it| {
+        let opponent_limits = Limits {
+            searchmoves: None,
+            multipv: 1,
+            ..*limits
+        };
+        let result = think_shared(&passed, eval, tt, &opponent_limits, stop, &mut |it| {
             on_iteration(&from_mover(it))
         });
         return SearchResult {
@@ -403,6 +423,38 @@ fn think_shared<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     }
 }
 
+/// Whether `limits` ask for more than the plain search: several lines, or
+/// a restricted set of root moves.
+fn is_multi(limits: &Limits) -> bool {
+    limits.multipv > 1 || limits.searchmoves.is_some()
+}
+
+/// A root move of a multi-PV search, with what the last iteration found.
+struct RootMove {
+    square: u8,
+    flipped: u64,
+    /// Its score at the last iteration: exact for the lines reported, an
+    /// upper bound for the others (they only had to be shown worse).
+    score: i32,
+}
+
+impl RootMove {
+    fn mv(&self) -> Move {
+        Move::Play(Square::new(self.square).expect("a move is a square"))
+    }
+}
+
+/// Puts `line` into `lines` (best first, at most `wanted`), after the lines
+/// of the same score already there.
+fn insert_line(lines: &mut Vec<PvLine<Move>>, line: PvLine<Move>, wanted: usize) {
+    let at = lines
+        .iter()
+        .position(|l| l.score < line.score)
+        .unwrap_or(lines.len());
+    lines.insert(at, line);
+    lines.truncate(wanted);
+}
+
 /// Helper `index` of a parallel search (1 and up) skips depth `depth`: the
 /// helpers deepen on staggered schedules (the skip blocks of Stockfish's
 /// Lazy SMP), so that they are ahead of the main thread by one to a few
@@ -441,11 +493,20 @@ fn deepen<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
         Midgame::<REVERSED, E>::new(eval, tt, stop, hard_deadline, limits.nodes, &mut scratch);
     search.set_selectivity(limits.selectivity);
     let node = search.root_node(board);
-    // A move is always ready: the first in order, until an iteration finishes.
-    let mut best_move = if index == 0 {
-        search.first_move(&node)
+    // Multi-PV or restricted root moves: the root's moves searched one by
+    // one ([`Midgame::root_lines`]); else the plain root, unchanged.
+    let mut root_moves = if is_multi(limits) {
+        search.root_moves(&node, limits.searchmoves.unwrap_or(u64::MAX))
     } else {
-        None
+        Vec::new()
+    };
+    let multi = !root_moves.is_empty();
+    let lines_wanted = limits.multipv.max(1);
+    // A move is always ready: the first in order, until an iteration finishes.
+    let mut best_move = match (index, root_moves.first()) {
+        (0, Some(first)) => Some(first.mv()),
+        (0, None) => search.first_move(&node),
+        _ => None,
     };
     let mut last: Option<Iteration<Move>> = None;
     let mut counted = 0;
@@ -462,7 +523,19 @@ fn deepen<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
         }
         search.seldepth = 0;
         let iteration_start = limits.start.elapsed();
-        let (target, score, pv, exact) = if exact_target {
+        let (target, score, pv, exact, lines) = if multi {
+            let lines = if exact_target {
+                search.solve_lines(&node, &mut root_moves, lines_wanted)
+            } else {
+                search.root_lines(&node, depth, &mut root_moves, lines_wanted)
+            };
+            let Some(first) = lines.first() else { break };
+            if exact_target {
+                search.seldepth = lines.iter().map(|l| l.pv.len() as u32).max().unwrap_or(0);
+            }
+            let target = if exact_target { empties } else { depth };
+            (target, first.score, first.pv.clone(), exact_target, lines)
+        } else if exact_target {
             let mut context = super::SolveContext {
                 tt: search.tt,
                 stop,
@@ -476,12 +549,20 @@ fn deepen<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
                 <Othello<REVERSED> as super::Solvable>::solve_exact(state, eval, &mut context);
             search.nodes = context.nodes;
             search.aborted |= context.aborted;
-            let Some((score, pv)) = solved else { break };
+            let Some((score, mut pv)) = solved else { break };
+            if pv.is_empty() && !search.aborted {
+                // The table kept no line (the smallest solves store none):
+                // the best move from solving each child, as multi-PV does.
+                let mut all = search.root_moves(&node, u64::MAX);
+                if let Some(line) = search.solve_lines(&node, &mut all, 1).into_iter().next() {
+                    pv = line.pv;
+                }
+            }
             search.seldepth = pv.len() as u32;
-            (empties, score, pv, true)
+            (empties, score, pv, true, Vec::new())
         } else {
             let score = search.aspiration(&node, depth, last.as_ref().map(|l| l.score));
-            (depth, score, search.pv(), false)
+            (depth, score, search.pv(), false, Vec::new())
         };
         if let Some(helper_nodes) = helper_nodes {
             helper_nodes.fetch_add(search.nodes - counted, Ordering::Relaxed);
@@ -506,6 +587,7 @@ fn deepen<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
             nodes: search.nodes,
             elapsed: limits.start.elapsed(),
             pv,
+            lines,
         };
         on_iteration(&iteration);
         last = Some(iteration);
@@ -543,6 +625,125 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
         self.scratch.lists[slot]
             .next()
             .and_then(|item| Square::new(item.square).map(Move::Play))
+    }
+
+    /// The legal moves of `node` on the squares of `allowed`, in the
+    /// search's order.
+    fn root_moves(&mut self, node: &Node, allowed: u64) -> Vec<RootMove> {
+        let slot = 0;
+        let moves = node.board.moves() & allowed;
+        with_isa!(avx512 isa => self.order(isa, node, moves, NO_MOVE, 0, slot));
+        self.scratch.lists[slot]
+            .by_ref()
+            .map(|item| RootMove {
+                square: item.square,
+                flipped: item.flipped,
+                score: -INF,
+            })
+            .collect()
+    }
+
+    /// One multi-PV iteration at `depth` over `moves` (best first from the
+    /// last iteration): the best `wanted` lines with exact scores, as
+    /// Stockfish does it. Until `wanted` lines are found each move gets a
+    /// full window; after that, a null window at the worst line's score
+    /// shows most moves worse at the cost of one plain search each, and
+    /// the few better are searched again above it. `moves` is left sorted
+    /// by what was found. Empty when the search was aborted.
+    fn root_lines(
+        &mut self,
+        node: &Node,
+        depth: u32,
+        moves: &mut [RootMove],
+        wanted: usize,
+    ) -> Vec<PvLine<Move>> {
+        if self.out_of_budget() {
+            return Vec::new();
+        }
+        let mut lines: Vec<PvLine<Move>> = Vec::with_capacity(wanted + 1);
+        for root_move in moves.iter_mut() {
+            let child = self.child(node, root_move.square, root_move.flipped);
+            let full = lines.len() < wanted;
+            let floor = lines.last().map_or(-INF, |l| l.score);
+            let score = if full {
+                -with_isa!(avx512 isa => self.pvs(isa, &child, depth - 1, -INF, INF, 1))
+            } else {
+                let probe = -with_isa!(avx512 isa => self.nws(isa, &child, depth - 1, -floor - 1));
+                if probe > floor && !self.aborted {
+                    -with_isa!(avx512 isa => self.pvs(isa, &child, depth - 1, -INF, -floor, 1))
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return Vec::new();
+            }
+            root_move.score = score;
+            if full || score > floor {
+                let mut pv = vec![root_move.mv()];
+                let child_pv = &self.scratch.pv[1][1..self.scratch.pv_len[1].max(1)];
+                pv.extend(child_pv.iter().filter_map(|&code| Move::from_code(code)));
+                insert_line(&mut lines, PvLine { score, pv }, wanted);
+            }
+        }
+        moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+        lines
+    }
+
+    /// The exact multi-PV iteration: each root move's child solved over the
+    /// shared table, the first `wanted` with a full window, the others only
+    /// as far as showing them no better than the worst line kept (then the
+    /// few better are exact too: the window is open above). Empty when
+    /// the search was aborted.
+    fn solve_lines(
+        &mut self,
+        node: &Node,
+        moves: &mut [RootMove],
+        wanted: usize,
+    ) -> Vec<PvLine<Move>> {
+        let remaining =
+            (self.node_limit != u64::MAX).then(|| self.node_limit.saturating_sub(self.nodes));
+        let mut solver = Solver::<REVERSED, E>::new(
+            self.tt,
+            self.eval,
+            self.stop,
+            self.deadline,
+            remaining,
+            self.salt,
+        );
+        let mut lines: Vec<PvLine<Move>> = Vec::with_capacity(wanted + 1);
+        const ALL: i32 = 65;
+        for root_move in moves.iter_mut() {
+            let square = Square::new(root_move.square).expect("a move is a square");
+            let child = node.board.apply(square, root_move.flipped);
+            let full = lines.len() < wanted;
+            let floor = lines.last().map_or(-ALL, |l| l.score / DISC);
+            let score = -solver
+                .solve(child, Discs(-ALL), Discs(if full { ALL } else { -floor }))
+                .0;
+            if solver.aborted {
+                break;
+            }
+            root_move.score = score * DISC;
+            if full || score > floor {
+                let mut pv = vec![root_move.mv()];
+                pv.extend(solver.pv(child));
+                insert_line(
+                    &mut lines,
+                    PvLine {
+                        score: score * DISC,
+                        pv,
+                    },
+                    wanted,
+                );
+            }
+        }
+        self.nodes += solver.nodes;
+        self.aborted |= solver.aborted;
+        if self.aborted {
+            return Vec::new();
+        }
+        lines
     }
 
     /// The root search at `depth` with a window around `guess` (the last
