@@ -936,7 +936,7 @@ mod tests {
             .unwrap();
         engine.wait();
         // Black has one disc, b1, which white's c1 takes: black must pass
-        // and loses 0-64, too far from the end to solve.
+        // and loses 0-64, a line forced to the end, so exact at once.
         let mut squares = ['-'; 64];
         (squares[0], squares[1]) = ('O', 'X');
         let wipeout = format!("{} X", squares.iter().collect::<String>());
@@ -960,7 +960,7 @@ mod tests {
                     -58 * DISC,
                     true
                 ),
-                (BestMove::Pass, -64 * DISC, false),
+                (BestMove::Pass, -64 * DISC, true),
             ]
         );
         assert!(done[2].info.as_ref().unwrap().depth <= FORCED_DEPTH);

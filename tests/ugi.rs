@@ -947,3 +947,35 @@ fn ponderhit_then_the_clock_applies_and_stop_ends_it() {
             .all(|l| !l.starts_with("bestmove"))
     );
 }
+
+/// `Level` below 20 plays varied moves, all legal, and a bad value keeps
+/// the old level; at 20 (full strength) the same search gives the same
+/// move every time.
+#[test]
+fn level_option_varies_the_moves_and_20_is_full_strength() {
+    let mut e = Orca::ugi();
+    let moves = "f5 d6 c3 d3 c4 f4";
+    let position = AnyPosition::start(Variant::Othello)
+        .play_line(moves.split(' '))
+        .unwrap();
+    let played = |e: &mut Orca| {
+        (0..16)
+            .map(|_| {
+                e.send("uginewgame");
+                e.send(&format!("position startpos moves {moves}"));
+                e.best_move("go depth 4")
+            })
+            .collect::<std::collections::BTreeSet<String>>()
+    };
+    let full = played(&mut e);
+    assert_eq!(full.len(), 1, "{full:?}");
+    e.send("setoption name Level value 1");
+    error_only(&mut e, "setoption name Level value 0");
+    error_only(&mut e, "setoption name Level value 21");
+    let weak = played(&mut e);
+    assert!(weak.len() >= 2, "level 1 always played {weak:?}");
+    let legal = position.legal_move_names();
+    assert!(weak.iter().all(|m| legal.contains(m)), "{weak:?}");
+    e.send("setoption name Level value 20");
+    assert_eq!(played(&mut e), full);
+}

@@ -325,15 +325,43 @@ fn think_shared<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
 ) -> SearchResult<Move> {
     let board = state.0;
     let moves = board.moves();
+    if moves == 0 && board.opponent_moves() == 0 {
+        return SearchResult {
+            best_move: None,
+            last: None,
+            nodes: 0,
+            elapsed: limits.start.elapsed(),
+        };
+    }
+    if let Some((score, pv)) = forced_to_end::<REVERSED>(board) {
+        // Nothing to search: the one line there is, exact.
+        let iteration = Iteration {
+            depth: pv.len() as u32,
+            seldepth: pv.len() as u32,
+            score,
+            exact: true,
+            selectivity: 100,
+            nodes: 0,
+            elapsed: limits.start.elapsed(),
+            lines: if is_multi(limits) {
+                vec![PvLine {
+                    score,
+                    pv: pv.clone(),
+                }]
+            } else {
+                Vec::new()
+            },
+            pv,
+        };
+        on_iteration(&iteration);
+        return SearchResult {
+            best_move: iteration.pv.first().copied(),
+            last: Some(iteration),
+            nodes: 0,
+            elapsed: limits.start.elapsed(),
+        };
+    }
     if moves == 0 {
-        if board.opponent_moves() == 0 {
-            return SearchResult {
-                best_move: None,
-                last: None,
-                nodes: 0,
-                elapsed: limits.start.elapsed(),
-            };
-        }
         // A forced pass: the value is the opponent's, from the other side.
         // One line, the pass, whatever lines were asked for; the opponent's
         // moves are not restricted, and only its best matters.
@@ -420,6 +448,33 @@ fn think_shared<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     SearchResult {
         nodes: result.nodes + helper_nodes.load(Ordering::Relaxed),
         ..result
+    }
+}
+
+/// The exact score (for the side to move) and the moves of a game whose
+/// every move from `board` to its end is forced (a single legal move or a
+/// pass each time), or `None` when some side has a choice.
+fn forced_to_end<const REVERSED: bool>(board: Board) -> Option<(i32, Vec<Move>)> {
+    let mut board = board;
+    let mut pv = Vec::new();
+    let mut sign = 1;
+    loop {
+        let moves = board.moves();
+        if moves == 0 {
+            if board.opponent_moves() == 0 {
+                let score = Othello::<REVERSED>::score_from_standard(board.final_score()) * DISC;
+                return Some((sign * score, pv));
+            }
+            pv.push(Move::Pass);
+            board = board.pass();
+        } else if moves.is_power_of_two() {
+            let square = Square::new(moves.trailing_zeros() as u8)?;
+            pv.push(Move::Play(square));
+            board = board.play_unchecked(square);
+        } else {
+            return None;
+        }
+        sign = -sign;
     }
 }
 
