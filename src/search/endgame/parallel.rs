@@ -9,11 +9,12 @@
 //!
 //! Why this design: it needs no change to the node searches but the move
 //! loop, no locks or waiting anywhere (a stop is seen as fast as with one
-//! thread), and it speeds up where Lazy SMP alone barely does: threads that
-//! all run the same solve in the same order mostly repeat each other, and
-//! diversifying their orders costs each of them the good order. Young
-//! Brothers Wait split points (Edax, Egaroucid) share better on many cores,
-//! at the cost of a task queue and of threads waiting at split points.
+//! thread), and threads running at once no longer search the same subtree
+//! side by side, as threads that all solve in the same order do (Lazy SMP
+//! alone); diversifying their orders instead would cost each of them the
+//! good order. Young Brothers Wait split points (Edax, Egaroucid) share
+//! better on many cores, at the cost of a task queue and of threads waiting
+//! at split points. `docs/threads.md` has the measurements.
 //!
 //! The score never depends on the thread count: a thread only reads bounds
 //! that some search proved, exact ones where the pass is exact (a selective
@@ -150,7 +151,11 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             (score, main.nodes, main.aborted)
         });
         // The helpers have all ended: their count is complete.
-        self.nodes += nodes + helper_nodes.load(Ordering::Relaxed);
+        let helper_nodes = helper_nodes.load(Ordering::Relaxed);
+        log::debug!(
+            "parallel solve: {threads} threads, {nodes} nodes in the main one, {helper_nodes} in the helpers"
+        );
+        self.nodes += nodes + helper_nodes;
         self.aborted |= aborted;
         score
     }
