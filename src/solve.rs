@@ -58,6 +58,7 @@ fn solve_with<const R: bool, E: Evaluator<Othello<R>>>(
     tt: &mut TranspositionTable,
     mode: SolveMode,
     all_moves: bool,
+    threads: usize,
 ) -> Solution {
     let started = Instant::now();
     let stop = AtomicBool::new(false);
@@ -77,13 +78,13 @@ fn solve_with<const R: bool, E: Evaluator<Othello<R>>>(
         seed_nodes = searcher.nodes;
     }
     let mut solver = Solver::<R, E>::new(tt, eval, &stop, None, None, salt::<R>());
-    let score = clamp_wld(solver.solve(board, alpha, beta).0, mode);
+    let score = clamp_wld(solver.solve_threads(board, alpha, beta, threads).0, mode);
     let pv = solver.pv(board);
     let mut move_scores = Vec::new();
     if all_moves {
         for sq in board.move_squares() {
             let child = board.play_unchecked(sq);
-            let s = clamp_wld(-solver.solve(child, -beta, -alpha).0, mode);
+            let s = clamp_wld(-solver.solve_threads(child, -beta, -alpha, threads).0, mode);
             move_scores.push((Move::Play(sq), s));
         }
         move_scores.sort_by_key(|&(m, s)| (-s, m.code()));
@@ -128,10 +129,29 @@ pub fn solve(
     mode: SolveMode,
     all_moves: bool,
 ) -> Solution {
+    solve_threads(board, variant, evaluators, tt, mode, all_moves, 1)
+}
+
+/// [`solve`] with `threads` search threads sharing `tt` (the scores do not
+/// depend on it; the nodes are those of all threads).
+///
+/// # Panics
+/// If `variant` is tic-tac-toe.
+pub fn solve_threads(
+    board: Board,
+    variant: Variant,
+    evaluators: &Evaluators,
+    tt: &mut TranspositionTable,
+    mode: SolveMode,
+    all_moves: bool,
+    threads: usize,
+) -> Solution {
     match variant {
-        Variant::Othello => solve_with::<false, _>(board, &evaluators.othello, tt, mode, all_moves),
+        Variant::Othello => {
+            solve_with::<false, _>(board, &evaluators.othello, tt, mode, all_moves, threads)
+        }
         Variant::Reversed => {
-            solve_with::<true, _>(board, &evaluators.reversed, tt, mode, all_moves)
+            solve_with::<true, _>(board, &evaluators.reversed, tt, mode, all_moves, threads)
         }
         Variant::TicTacToe => panic!("the endgame solver is for Othello boards"),
     }

@@ -507,18 +507,31 @@ fn selectivity_is_checked_against_the_ugi_levels() {
     }
 }
 
+/// `--jobs` and `--threads` of `orca solve` take 1 to 256 each, and jobs
+/// (as many as there are positions at most) times threads at most 256.
 #[test]
-fn solve_jobs_are_bounded_and_threads_point_to_them() {
-    for bad in ["0", "257", "100000"] {
-        let (code, _, err) = orca(&["solve", "data/obf/fforum-1-19.obf", "--jobs", bad]);
-        assert_eq!(code, 2, "--jobs {bad}: {err}");
-        assert!(err.contains("is not in 1..=256"), "--jobs {bad}: {err}");
+fn solve_jobs_and_threads_are_bounded() {
+    for flag in ["--jobs", "--threads"] {
+        for bad in ["0", "257", "100000"] {
+            let (code, _, err) = orca(&["solve", "data/obf/fforum-1-19.obf", flag, bad]);
+            assert_eq!(code, 2, "{flag} {bad}: {err}");
+            assert!(err.contains("is not in 1..=256"), "{flag} {bad}: {err}");
+        }
     }
-    // --threads once meant --jobs; it is refused rather than reinterpreted.
-    let (code, out, err) = orca(&["solve", "data/obf/fforum-1-19.obf", "--threads", "2"]);
+    let (code, out, err) = orca(&[
+        "solve",
+        "data/obf/fforum-1-19.obf",
+        "--jobs",
+        "19",
+        "--threads",
+        "16",
+    ]);
     assert_eq!(code, 2, "{err}");
     assert!(out.is_empty(), "{out}");
-    assert!(err.contains("use --jobs N"), "{err}");
+    assert!(
+        err.contains("--jobs 19 times --threads 16 is more than 256 threads"),
+        "{err}"
+    );
 }
 
 /// The peak resident memory of `orca` with these arguments, in kB.

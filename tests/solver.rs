@@ -214,3 +214,43 @@ fn the_engine_solves_exactly_inside_go() {
         "{best}"
     );
 }
+
+/// `orca solve --threads 2` and `--threads 4` (one search of several threads
+/// a position; with `--jobs 2` once): FFO #1-39 and the `hard-20` sample,
+/// every move's score of the sample too, all as the files say.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "needs a release build")]
+fn parallel_solves_agree_with_the_files() {
+    let dir = std::env::temp_dir().join(format!("orca-psolve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sample = dir.join("hard-20-sample.obf");
+    let lines: Vec<String> = problems("hard-20")
+        .iter()
+        .step_by(55)
+        .map(|p| p.to_string())
+        .collect();
+    std::fs::write(&sample, lines.join("\n")).unwrap();
+    let ffo = |name: &str| format!("{}/data/obf/{name}.obf", env!("CARGO_MANIFEST_DIR"));
+    let runs = [
+        (ffo("fforum-1-19"), 19, &["--jobs", "2"][..]),
+        (ffo("fforum-20-39"), 20, &[][..]),
+        (
+            sample.to_str().unwrap().to_string(),
+            6,
+            &["--all-moves"][..],
+        ),
+    ];
+    for threads in ["2", "4"] {
+        for (file, count, extra) in &runs {
+            let mut args = vec!["solve", file.as_str(), "--threads", threads, "--hash", "64"];
+            args.extend_from_slice(extra);
+            let (code, out) = orca(&args);
+            assert_eq!(code, 0, "{args:?}\n{out}");
+            assert!(
+                out.contains(&format!("total: {count} positions, 0 wrong")),
+                "{args:?}\n{out}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

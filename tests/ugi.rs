@@ -468,12 +468,68 @@ fn stop_quit_and_eof_end_a_parallel_search() {
     assert_eq!(e.wait_exit(PATIENCE), Some(0));
 }
 
-/// A whole game with `Threads 2`, on a move time and at a depth in turn:
-/// one legal bestmove per go, nothing after it.
+/// FFO #55 (29 empties) as a UGI position: its exact solve takes minutes
+/// even on many threads, and its first selective pass ends in seconds.
+fn ffo_55() -> String {
+    let path = format!("{}/data/obf/fforum-40-59.obf", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let line = text.lines().nth(15).unwrap();
+    line.split(';').next().unwrap().trim().to_string()
+}
+
+/// `stop`, `quit` and end of input while two threads solve FFO #55 exactly
+/// (each is sent once the solver logged its first pass): one bestmove and
+/// no exact result each time, and the engine goes on or exits as told (a
+/// thread that missed the stop would hold the answer back for minutes).
 #[test]
-fn a_game_with_two_threads() {
+fn stop_quit_and_eof_end_a_parallel_solve() {
+    let fen = ffo_55();
+    let start = || {
+        let mut e = Orca::start_logging_at(&[], "orca::search::endgame=debug");
+        e.send("setoption name Threads value 2");
+        e.send(&format!("position fen {fen}"));
+        e.send("go infinite");
+        loop {
+            let line = e.stderr_lines(1);
+            assert!(!line.is_empty(), "the solve never started");
+            if line[0].contains("solve: level 1 ") {
+                break;
+            }
+        }
+        e
+    };
+    let no_exact = |lines: &[String]| {
+        assert!(lines.iter().all(|l| !l.contains(" exact")), "{lines:?}");
+    };
+    let mut e = start();
+    e.send("stop");
+    let lines = e.until("bestmove");
+    no_exact(&lines);
+    let after = e.sync();
+    assert!(
+        after.iter().all(|l| !l.starts_with("bestmove")),
+        "{after:?}"
+    );
+    // The next search runs as usual.
+    assert!(!e.best_move("go depth 4").is_empty());
+
+    let mut e = start();
+    e.send("quit");
+    no_exact(&e.until("bestmove"));
+    assert_eq!(e.wait_exit(PATIENCE), Some(0));
+
+    let mut e = start();
+    e.close_stdin();
+    no_exact(&e.until("bestmove"));
+    assert_eq!(e.wait_exit(PATIENCE), Some(0));
+}
+
+/// A whole game with `Threads threads`, on a move time and at a depth in
+/// turn (the last 14 empties solved exactly by all threads): one legal
+/// bestmove per go, nothing after it.
+fn game_with_threads(threads: usize) {
     let mut e = Orca::ugi();
-    e.send("setoption name Threads value 2");
+    e.send(&format!("setoption name Threads value {threads}"));
     let mut moves: Vec<String> = Vec::new();
     let mut position = AnyPosition::start(Variant::Othello);
     while !position.is_over() {
@@ -496,6 +552,16 @@ fn a_game_with_two_threads() {
     }
     e.send(&format!("position startpos moves {}", moves.join(" ")));
     assert_eq!(e.query("gameover"), "true");
+}
+
+#[test]
+fn a_game_with_two_threads() {
+    game_with_threads(2);
+}
+
+#[test]
+fn a_game_with_four_threads() {
+    game_with_threads(4);
 }
 
 #[test]

@@ -76,7 +76,7 @@ fn hash_mb() -> RangedU64ValueParser<usize> {
     RangedU64ValueParser::new().range(MIN_HASH_MB as u64..=MAX_HASH_MB as u64)
 }
 
-/// `--threads N` of the front ends, `orca play` and `orca bench depth`: the
+/// `--threads N` of the front ends, `orca play`, `orca solve` and `orca bench depth`: the
 /// range the UGI `Threads` option advertises.
 fn threads() -> RangedU64ValueParser<usize> {
     RangedU64ValueParser::new().range(1..=orca::engine::MAX_THREADS as u64)

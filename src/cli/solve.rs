@@ -9,7 +9,7 @@ use orca::eval::Evaluators;
 use orca::game::Variant;
 use orca::obf::{self, ObfProblem};
 use orca::search::TranspositionTable;
-use orca::solve::{Solution, SolveMode, obf_move, pv_text, solve};
+use orca::solve::{Solution, SolveMode, obf_move, pv_text, solve_threads};
 
 /// Arguments of `orca solve`.
 #[derive(Args, Debug)]
@@ -22,13 +22,13 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_JOBS as u64))]
     jobs: usize,
-    /// Search threads of one solve: not available yet (an error that
-    /// points to --jobs, which --threads used to mean).
-    #[arg(long, value_name = "N", hide = true)]
-    threads: Option<String>,
+    /// Search threads of one solve, sharing its table (the answers never
+    /// depend on it); with --jobs J, J times N threads in all.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::threads())]
+    threads: usize,
     // 256 MB by default: larger tables save a few nodes but each probe waits
     // longer (docs/tuning.md, "The table").
-    /// Transposition table size in MB (per thread).
+    /// Transposition table size in MB (one table per position solved at once).
     #[arg(long, value_name = "MB", default_value_t = 256, value_parser = super::hash_mb())]
     hash: usize,
     /// Give the exact score of every legal move, compared with the file's.
@@ -44,8 +44,9 @@ pub struct SolveArgs {
     pub(super) eval: super::EvalArgs,
 }
 
-/// Most positions `--jobs` solves at once: far more cores than a machine
-/// has, yet a bound on the threads and tables a typo can ask for.
+/// Most positions `--jobs` solves at once, and most threads of jobs times
+/// `--threads`: far more cores than a machine has, yet a bound on the
+/// threads and tables a typo can ask for.
 const MAX_JOBS: usize = 256;
 
 struct Row {
@@ -109,13 +110,6 @@ fn rate(nodes: u64, elapsed: Duration) -> String {
 
 /// Solves the file; returns 0 if every answer agrees with it, 1 otherwise.
 pub fn run(args: &SolveArgs, evaluators: std::sync::Arc<Evaluators>) -> i32 {
-    if args.threads.is_some() {
-        eprintln!(
-            "orca solve: --threads (search threads of one solve) is not available yet; \
-             use --jobs N to solve N positions at a time"
-        );
-        return 2;
-    }
     let text = match std::fs::read_to_string(&args.file) {
         Ok(t) => t,
         Err(e) => {
@@ -154,6 +148,13 @@ pub fn run(args: &SolveArgs, evaluators: std::sync::Arc<Evaluators>) -> i32 {
             args.jobs
         );
     }
+    if threads * args.threads > MAX_JOBS {
+        eprintln!(
+            "orca solve: --jobs {threads} times --threads {} is more than {MAX_JOBS} threads",
+            args.threads
+        );
+        return 2;
+    }
     let queue = Mutex::new(problems.into_iter().enumerate());
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -169,8 +170,15 @@ pub fn run(args: &SolveArgs, evaluators: std::sync::Arc<Evaluators>) -> i32 {
                     }
                     let tt = table.get_or_insert_with(|| TranspositionTable::new(args.hash));
                     let board = problem.position.state().0;
-                    let solution =
-                        solve(board, args.variant, &evaluators, tt, mode, args.all_moves);
+                    let solution = solve_threads(
+                        board,
+                        args.variant,
+                        &evaluators,
+                        tt,
+                        mode,
+                        args.all_moves,
+                        args.threads,
+                    );
                     // The whole row, so that a long run stopped early still
                     // leaves its figures behind.
                     eprintln!(

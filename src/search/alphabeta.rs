@@ -124,6 +124,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             salt: self.salt,
             nodes: self.nodes,
             aborted: false,
+            busy: None,
         };
         let solved = G::solve_exact(state, self.eval, &mut context);
         self.nodes = context.nodes;

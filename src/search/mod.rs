@@ -47,6 +47,9 @@ pub struct SolveContext<'a> {
     pub nodes: u64,
     /// Set by the solver when a limit stopped it.
     pub aborted: bool,
+    /// The busy marks shared by the threads of a parallel search, which all
+    /// solve the same root ([`endgame::BusyTable`]); `None` with one thread.
+    pub busy: Option<&'a endgame::BusyTable>,
 }
 
 /// A game whose exact value can be computed faster than by the generic search.

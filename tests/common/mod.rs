@@ -36,17 +36,26 @@ fn forward_lines(pipe: impl std::io::Read + Send + 'static) -> Receiver<(Instant
 impl Orca {
     /// Starts `orca` with these arguments.
     pub fn start(args: &[&str]) -> Orca {
-        Orca::spawn(args, false)
+        Orca::spawn(args, false, None)
     }
 
     /// Starts `orca` with these arguments, keeping what it logs to stderr
     /// (read with [`Orca::stderr`]).
     pub fn start_logging(args: &[&str]) -> Orca {
-        Orca::spawn(args, true)
+        Orca::spawn(args, true, None)
     }
 
-    fn spawn(args: &[&str], keep_stderr: bool) -> Orca {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_orca"))
+    /// [`Orca::start_logging`] with the log filter `filter` (`RUST_LOG`).
+    pub fn start_logging_at(args: &[&str], filter: &str) -> Orca {
+        Orca::spawn(args, true, Some(filter))
+    }
+
+    fn spawn(args: &[&str], keep_stderr: bool, log_filter: Option<&str>) -> Orca {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_orca"));
+        if let Some(filter) = log_filter {
+            command.env("RUST_LOG", filter);
+        }
+        let mut child = command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -26,6 +26,7 @@ mod last;
 mod midsearch;
 mod nws;
 mod ordering;
+mod parallel;
 mod probcut;
 mod score;
 mod settings;
@@ -44,6 +45,7 @@ use crate::eval::Evaluator;
 use crate::eval::pattern::Direct;
 use crate::game::{Board, Move, Othello, Square};
 use ordering::MoveList;
+pub use parallel::BusyTable;
 use probcut::{SELECTIVE_EMPTIES, SELECTIVE_Z};
 pub use score::{Discs, Value};
 use settings::{LARGE_SETTINGS, REVERSED_LARGE_SETTINGS, SMALL_SETTINGS};
@@ -121,6 +123,9 @@ pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     /// [`SMALL_SETTINGS`], or the large settings of these rules once a large
     /// solve started ([`Self::settings_for_root`]).
     settings: Settings,
+    /// The marks of the children being searched, shared with the other
+    /// threads of a parallel solve ([`parallel`]); `None` alone.
+    busy: Option<&'a BusyTable>,
 }
 
 /// Where a node's move list lives: a path from the root visits each (empties,
@@ -153,6 +158,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             direct: crate::eval::trained::Layout::get().direct(),
             indexed: eval.uses_indices(),
             settings: SMALL_SETTINGS,
+            busy: None,
             salt,
             next_clock_check: CLOCK_CHECK_INTERVAL,
             nodes: 0,
@@ -401,7 +407,8 @@ impl<const REVERSED: bool> super::Solvable for Othello<REVERSED> {
             context.deadline,
             context.node_limit.map(|n| n.saturating_sub(context.nodes)),
             context.salt,
-        );
+        )
+        .with_busy(context.busy);
         let score = solver.solve(state.0, Discs(-INF), Discs(INF));
         context.nodes += solver.nodes;
         context.aborted = solver.aborted;

@@ -3,6 +3,7 @@
 //! cutoff), the principal-variation search, and what they store.
 
 use super::ordering::Item;
+use super::parallel::{BusyTable, MAX_DEFERRED, SPLIT_EMPTIES};
 use super::probcut::PROBCUT_EMPTIES;
 use super::settings::EVAL_ORDER_EMPTIES;
 use super::{Discs, INF, Solver, Value, list_slot};
@@ -149,7 +150,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // A hash move is tried first whatever the evaluation searches say,
         // and it nearly always cuts: they wait until it has failed to. (With
         // moves to play, a node not ordered early is one those searches rank.)
-        let mut evaluate_later = self.settings.evaluate_after_hash_move
+        let evaluate_later = self.settings.evaluate_after_hash_move
             && !ordered_early
             && hash_move.square().is_some_and(|sq| moves & sq.bit() != 0);
         if ordered_early {
@@ -203,37 +204,14 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             }
         }
 
-        let mut best = -INF;
-        let mut best_move = MoveCode::NONE;
-        let mut searched = 0;
-        while let Some(item) = self.lists[slot].next() {
-            if searched == 1 && expect_cut {
-                self.prefetch_unsearched(&item, slot, empties);
-            }
-            // A node that cuts does so on its first move, whose reply then
-            // searches all its moves; past that move this node searches them
-            // all, and each reply is expected to cut.
-            let child_cut = searched > 0 || !expect_cut;
-            searched += 1;
-            let score = -self.nws_child(&item, empties, -alpha - 1, child_cut);
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = MoveCode::new(item.square);
-                if score > alpha {
-                    break;
-                }
-            }
-            if evaluate_later {
-                evaluate_later = false;
-                self.rank_by_evaluation(&board, slot);
-                if self.aborted {
-                    return 0;
-                }
-            }
-        }
+        let searched = if self.busy.is_some() && empties >= SPLIT_EMPTIES {
+            self.nws_moves::<true>(&board, slot, alpha, expect_cut, evaluate_later)
+        } else {
+            self.nws_moves::<false>(&board, slot, alpha, expect_cut, evaluate_later)
+        };
+        let Some((best, best_move)) = searched else {
+            return 0;
+        };
         self.store(
             key,
             empties,
@@ -244,6 +222,84 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             approximations,
         );
         best
+    }
+
+    /// The move loop of [`Self::nws_table`]: the best score and move of the
+    /// moves in list `slot`, searched until one exceeds `alpha`; `None` when
+    /// a limit struck. `SHARED`: a parallel solve's node, which marks each
+    /// child as busy in the shared table while it searches it and defers a
+    /// child that another thread is searching, past the first move
+    /// ([`super::parallel`]).
+    #[inline(always)]
+    fn nws_moves<const SHARED: bool>(
+        &mut self,
+        board: &Board,
+        slot: usize,
+        alpha: i32,
+        expect_cut: bool,
+        mut evaluate_later: bool,
+    ) -> Option<(i32, MoveCode)> {
+        let empties = board.empties();
+        let mut best = -INF;
+        let mut best_move = MoveCode::NONE;
+        let mut searched = 0;
+        let busy = self.busy.filter(|_| SHARED);
+        let mut deferred = [Item::default(); MAX_DEFERRED];
+        let (mut n_deferred, mut retried) = (0, 0);
+        loop {
+            let (item, is_retry) = match self.lists[slot].next() {
+                Some(item) => (item, false),
+                None if SHARED && retried < n_deferred => {
+                    retried += 1;
+                    (deferred[retried - 1], true)
+                }
+                None => break,
+            };
+            let tag = BusyTable::tag(item.child_key, self.level);
+            if let Some(busy) = busy
+                && searched > 0
+                && !is_retry
+                && n_deferred < MAX_DEFERRED
+                && busy.is_busy(tag)
+            {
+                deferred[n_deferred] = item;
+                n_deferred += 1;
+                continue;
+            }
+            if searched == 1 && expect_cut {
+                self.prefetch_unsearched(&item, slot, empties);
+            }
+            // A node that cuts does so on its first move, whose reply then
+            // searches all its moves; past that move this node searches them
+            // all, and each reply is expected to cut.
+            let child_cut = searched > 0 || !expect_cut;
+            searched += 1;
+            if let Some(busy) = busy {
+                busy.enter(tag);
+            }
+            let score = -self.nws_child(&item, empties, -alpha - 1, child_cut);
+            if let Some(busy) = busy {
+                busy.leave(tag);
+            }
+            if self.aborted {
+                return None;
+            }
+            if score > best {
+                best = score;
+                best_move = MoveCode::new(item.square);
+                if score > alpha {
+                    break;
+                }
+            }
+            if evaluate_later {
+                evaluate_later = false;
+                self.rank_by_evaluation(board, slot);
+                if self.aborted {
+                    return None;
+                }
+            }
+        }
+        Some((best, best_move))
     }
 
     /// Principal-variation search: the exact score inside `(alpha, beta)`.
@@ -285,12 +341,39 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let mut best = -INF;
         let mut best_move = MoveCode::NONE;
         let mut searched = 0;
-        while let Some(item) = self.lists[slot].next() {
+        // A parallel solve defers the moves another thread is searching, as
+        // at null-window nodes (`nws_moves`).
+        let busy = self.busy.filter(|_| empties >= SPLIT_EMPTIES);
+        let mut deferred = [Item::default(); MAX_DEFERRED];
+        let (mut n_deferred, mut retried) = (0, 0);
+        loop {
+            let (item, is_retry) = match self.lists[slot].next() {
+                Some(item) => (item, false),
+                None if retried < n_deferred => {
+                    retried += 1;
+                    (deferred[retried - 1], true)
+                }
+                None => break,
+            };
+            let tag = BusyTable::tag(item.child_key, self.level);
+            if let Some(busy) = busy
+                && searched > 0
+                && !is_retry
+                && n_deferred < MAX_DEFERRED
+                && busy.is_busy(tag)
+            {
+                deferred[n_deferred] = item;
+                n_deferred += 1;
+                continue;
+            }
             let first = searched == 0;
             if searched == 1 {
                 self.prefetch_unsearched(&item, slot, empties);
             }
             searched += 1;
+            if let Some(busy) = busy {
+                busy.enter(tag);
+            }
             let score = if first {
                 -self.pvs(item.child, -beta, -alpha, false)
             } else {
@@ -301,6 +384,9 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                     s
                 }
             };
+            if let Some(busy) = busy {
+                busy.leave(tag);
+            }
             if self.aborted {
                 return 0;
             }

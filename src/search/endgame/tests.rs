@@ -405,3 +405,95 @@ fn portable_and_fast_copies_search_the_same_tree() {
         assert_eq!(dispatched, portable, "{board:?} {variant:?}");
     }
 }
+
+/// The busy marks: a tag is busy between `enter` and `leave`, a pass of
+/// another level is other work, and a slot taken by another tag is not
+/// cleared by the first one's `leave`.
+#[test]
+fn busy_marks() {
+    let busy = BusyTable::default();
+    let (a, b) = (
+        BusyTable::tag(0x1234_5678, EXACT),
+        BusyTable::tag(0x1234_5678, 2),
+    );
+    assert_ne!(a, b);
+    assert!(!busy.is_busy(a));
+    busy.enter(a);
+    assert!(busy.is_busy(a) && !busy.is_busy(b));
+    busy.leave(a);
+    assert!(!busy.is_busy(a));
+    // The same slot (the low bits agree), another position.
+    let c = a ^ (1 << 40);
+    busy.enter(a);
+    busy.enter(c);
+    busy.leave(a);
+    assert!(busy.is_busy(c) && !busy.is_busy(a));
+}
+
+/// A node whose later moves are all marked busy by "another thread" defers
+/// them, then searches them once the others are done: the score stays
+/// exact, and the deferring solver searches every move itself.
+#[test]
+fn deferred_moves_are_searched_all_the_same() {
+    let text = include_str!("../../../data/obf/fforum-20-39.obf");
+    let evals = crate::eval::Evaluators::default();
+    for problem in obf::parse(text).unwrap().iter().take(3) {
+        let b = problem.position.state().0;
+        let stop = AtomicBool::new(false);
+        let tt = TranspositionTable::new(16);
+        let busy = BusyTable::default();
+        // Every child of the root and of its children, at every level.
+        let mark = |board: &Board| {
+            for sq in board.move_squares() {
+                let child = board.play_unchecked(sq);
+                let key = crate::game::mix_key(child.player, child.opponent);
+                for level in (1..=SELECTIVE_Z.len() as u8).chain([EXACT]) {
+                    busy.enter(BusyTable::tag(key, level));
+                }
+            }
+        };
+        mark(&b);
+        for sq in b.move_squares() {
+            mark(&b.play_unchecked(sq));
+        }
+        let mut s = Solver::<false, _>::new(&tt, &evals.othello, &stop, None, None, 0)
+            .with_busy(Some(&busy));
+        let score = s.solve(b, Discs(-64), Discs(64));
+        assert_eq!(Some(score.0), problem.best_score(), "{problem}");
+    }
+}
+
+/// Solves with one, two and three threads agree on the score, under both
+/// rules (positions of 20 empties from real games), and the helpers'
+/// nodes count in the total.
+#[test]
+fn parallel_solves_keep_the_score() {
+    fn check<const R: bool, E: Evaluator<Othello<R>>>(eval: &E, b: Board) {
+        let stop = AtomicBool::new(false);
+        let mut results = Vec::new();
+        for threads in 1..=3 {
+            let tt = TranspositionTable::new(16);
+            let mut s = Solver::<R, E>::new(&tt, eval, &stop, None, None, 0);
+            let score = s.solve_threads(b, Discs(-64), Discs(64), threads);
+            assert!(!s.aborted);
+            results.push((score, s.nodes));
+        }
+        assert!(
+            results.iter().all(|r| r.0 == results[0].0),
+            "{b:?} {results:?}"
+        );
+        assert!(
+            results[1..].iter().any(|r| r.1 != results[0].1),
+            "{b:?} {results:?}"
+        );
+    }
+    let file = crate::wthor::read(std::path::Path::new("data/wthor/WTH_2005.wtb")).unwrap();
+    let evals = crate::eval::Evaluators::default();
+    for game in file.games.iter().step_by(1000).take(2) {
+        let Some(b) = calibration::position_of(game, 20) else {
+            continue;
+        };
+        check::<false, _>(&evals.othello, b);
+        check::<true, _>(&evals.reversed, b);
+    }
+}

@@ -31,7 +31,7 @@ mod tests;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::endgame::{Discs, Solver};
+use super::endgame::{BusyTable, Discs, Solver};
 use super::tt::{NO_MOVE, TranspositionTable};
 use super::{Iteration, Limits, PvLine, SearchResult};
 use crate::cpu::{Isa, with_isa};
@@ -297,6 +297,9 @@ fn solve_estimate(empties: u32) -> Duration {
 /// search the same root over the shared table, each deepening on its own
 /// schedule ([`helper_skips`]), and what they store (bounds, best moves,
 /// exact results near the end) makes the main thread's iterations cheaper.
+/// Once a thread's next iteration is the exact solve, it joins the parallel
+/// solve of the others ([`crate::search::endgame::BusyTable`]), which splits
+/// the work between them.
 /// The main thread alone reports, keeps time and answers; when it is done
 /// the helpers stop. Lazy SMP is the simplest parallel search that scales
 /// with a shared table, needs no change to the node searches and keeps stop
@@ -401,14 +404,16 @@ fn think_shared<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
         };
     }
     if limits.threads <= 1 {
-        return deepen(state, eval, tt, limits, stop, 0, None, on_iteration);
+        return deepen(state, eval, tt, limits, stop, 0, None, None, on_iteration);
     }
+    // Shared by the threads' exact solves, which split the work through it.
+    let busy = BusyTable::default();
     // The helpers stop when the main thread is done, whatever ended it.
     let done = AtomicBool::new(false);
     let helper_nodes = AtomicU64::new(0);
     let result = std::thread::scope(|scope| {
         for index in 1..limits.threads {
-            let (done, helper_nodes) = (&done, &helper_nodes);
+            let (done, helper_nodes, busy) = (&done, &helper_nodes, &busy);
             let helper = move || {
                 let limits = Limits {
                     nodes: None,
@@ -422,6 +427,7 @@ fn think_shared<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
                     done,
                     index,
                     Some(helper_nodes),
+                    Some(busy),
                     &mut |_| {},
                 );
             };
@@ -440,7 +446,17 @@ fn think_shared<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
                 ..it.clone()
             })
         };
-        let result = deepen(state, eval, tt, limits, stop, 0, None, &mut report);
+        let result = deepen(
+            state,
+            eval,
+            tt,
+            limits,
+            stop,
+            0,
+            None,
+            Some(&busy),
+            &mut report,
+        );
         done.store(true, Ordering::Relaxed);
         result
     });
@@ -536,6 +552,7 @@ fn deepen<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     stop: &AtomicBool,
     index: usize,
     helper_nodes: Option<&AtomicU64>,
+    busy: Option<&BusyTable>,
     on_iteration: &mut dyn FnMut(&Iteration<Move>),
 ) -> SearchResult<Move> {
     let board = state.0;
@@ -599,6 +616,7 @@ fn deepen<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
                 salt: search.salt,
                 nodes: search.nodes,
                 aborted: false,
+                busy,
             };
             let solved =
                 <Othello<REVERSED> as super::Solvable>::solve_exact(state, eval, &mut context);
