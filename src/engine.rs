@@ -14,9 +14,11 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
-use crate::eval::{Evaluator, Evaluators};
+use crate::book::Books;
+use crate::eval::{DISC, Evaluator, Evaluators};
 use crate::game::{AnyMove, AnyPosition, Color, Position};
 use crate::perft::{PassRule, perft_until};
+use crate::rng::Rng;
 use crate::search::time::{self, Clock};
 use crate::search::tt::TableError;
 use crate::search::{Iteration, Limits, Searchable, Selectivity, TranspositionTable, think};
@@ -75,6 +77,11 @@ pub struct GoLimits {
     pub selectivity: Selectivity,
     /// Search threads, likewise an engine option (0 counts as 1).
     pub threads: usize,
+    /// Answer from the opening book when it knows the position (an engine
+    /// option too; never for `infinite`, which is analysis).
+    pub book: bool,
+    /// Book moves within this many discs of the best are played at random.
+    pub book_randomness: u32,
 }
 
 impl GoLimits {
@@ -281,6 +288,8 @@ enum Job {
     /// is reported at once and the old table stays).
     Replace(TranspositionTable),
     Clear,
+    /// Play from these books from now on.
+    Books(Books),
 }
 
 /// The callback the worker reports through.
@@ -322,6 +331,8 @@ impl Engine {
             tt,
             evaluators: Arc::clone(&evaluators),
             report: reporter,
+            books: Books::builtin(),
+            rng: Rng::new(seed()),
         };
         let handle = thread::Builder::new()
             .name("orca-search".into())
@@ -400,6 +411,14 @@ impl Engine {
         }
         let table = TranspositionTable::try_new(megabytes).map_err(ResizeError::Table)?;
         Ok(self.submit(Job::Replace(table))?)
+    }
+
+    /// Plays from `books` from now on (the built-in ones until then).
+    ///
+    /// # Errors
+    /// [`Busy`] if a search is running.
+    pub fn set_books(&self, books: Books) -> Result<(), Busy> {
+        self.submit(Job::Books(books))
     }
 
     /// Forgets everything learnt in the current game (the table).
@@ -494,6 +513,17 @@ struct Worker {
     tt: TranspositionTable,
     evaluators: Arc<Evaluators>,
     report: Reporter,
+    books: Books,
+    /// Draws among book moves (seeded from the clock: games should vary).
+    rng: Rng,
+}
+
+/// A seed that differs from run to run.
+fn seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
 }
 
 impl Worker {
@@ -514,12 +544,54 @@ impl Worker {
                 }
                 Job::Replace(table) => self.tt = table,
                 Job::Clear => self.tt.clear(),
+                Job::Books(books) => self.books = books,
             }
             self.pending.fetch_sub(1, Ordering::SeqCst);
         }
     }
 
+    /// The book's answer to `request`, if it has one: said in a note, with
+    /// the book's value and depth as the answer's info.
+    fn book_answer(&mut self, request: &GoRequest) -> Option<SearchDone> {
+        if !request.limits.book || request.limits.infinite {
+            return None;
+        }
+        let (book, board) = match &request.position {
+            AnyPosition::Othello(p) => (self.books.othello.as_ref()?, p.state().0),
+            AnyPosition::Reversed(p) => (self.books.reversed.as_ref()?, p.state().0),
+            AnyPosition::TicTacToe(_) => return None,
+        };
+        if !board.can_move() {
+            return None;
+        }
+        let choice = book.choose(&board, request.limits.book_randomness, &mut self.rng)?;
+        let mv: AnyMove = choice.mv.into();
+        (self.report)(Report::Note(format!(
+            "book {mv} value {} depth {}",
+            choice.value, choice.depth
+        )));
+        let elapsed = request.received.elapsed();
+        Some(SearchDone {
+            best: BestMove::Move(mv),
+            info: Some(Iteration {
+                depth: u32::from(choice.depth),
+                seldepth: u32::from(choice.depth),
+                score: choice.value * DISC,
+                exact: false,
+                selectivity: crate::search::Selectivity::DEFAULT.percent(),
+                nodes: 0,
+                elapsed,
+                pv: vec![mv],
+            }),
+            nodes: 0,
+            elapsed,
+        })
+    }
+
     fn go(&mut self, request: &GoRequest) -> SearchDone {
+        if let Some(done) = self.book_answer(request) {
+            return done;
+        }
         let evaluators = Arc::clone(&self.evaluators);
         let done = match &request.position {
             AnyPosition::Othello(p) => self.search(p, &evaluators.othello, request),
@@ -675,6 +747,41 @@ mod tests {
         assert_eq!(done.len(), 1);
         assert!(matches!(done[0].best, BestMove::Move(_)));
         assert_eq!(done[0].info.as_ref().unwrap().depth, 5);
+    }
+
+    /// With `book` set, a known position is answered from the book: a note,
+    /// no node searched; `infinite` (analysis) and `book: false` search.
+    #[test]
+    fn the_book_answers_known_positions_unless_analysing() {
+        let (engine, reports) = engine();
+        let start = AnyPosition::start(Variant::Othello);
+        let book = GoLimits {
+            depth: Some(4),
+            book: true,
+            ..GoLimits::default()
+        };
+        engine.go(request(start, book)).unwrap();
+        engine.wait();
+        let note = reports.lock().unwrap().iter().find_map(|r| match r {
+            Report::Note(n) => Some(n.clone()),
+            _ => None,
+        });
+        assert!(note.unwrap().starts_with("book "));
+        engine
+            .go(request(
+                start,
+                GoLimits {
+                    book: false,
+                    ..book
+                },
+            ))
+            .unwrap();
+        engine.wait();
+        let done = dones(&reports);
+        assert_eq!(done[0].nodes, 0);
+        assert!(done[0].info.as_ref().unwrap().depth >= 10);
+        assert!(done[1].nodes > 0);
+        assert_eq!(done[1].info.as_ref().unwrap().depth, 4);
     }
 
     #[test]

@@ -34,6 +34,8 @@ pub struct EngineArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::threads())]
     threads: usize,
     #[command(flatten)]
+    book: super::BookFlags,
+    #[command(flatten)]
     pub(super) eval: super::EvalArgs,
 }
 
@@ -75,6 +77,7 @@ pub fn run_nboard(args: &NboardArgs, evaluators: Arc<Evaluators>) -> i32 {
         overhead: Duration::from_millis(args.engine.move_overhead),
         selectivity: args.engine.selectivity,
         threads: args.engine.threads,
+        book: args.engine.book.settings(),
     };
     nboard::run(
         Box::new(BufReader::new(std::io::stdin())),
@@ -99,6 +102,7 @@ pub fn run_gtp(args: &GtpArgs, evaluators: Arc<Evaluators>) -> i32 {
         overhead: Duration::from_millis(args.engine.move_overhead),
         selectivity: args.engine.selectivity,
         threads: args.engine.threads,
+        book: args.engine.book.settings(),
     };
     let stdin = std::io::stdin();
     gtp::run(&mut stdin.lock(), Output::stdout(), evaluators, config)

@@ -66,6 +66,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
     #[command(flatten)]
+    book: super::BookFlags,
+    #[command(flatten)]
     pub(super) eval: super::EvalArgs,
 }
 
@@ -83,17 +85,22 @@ pub fn run(args: &PlayArgs, evaluators: Arc<Evaluators>) -> i32 {
         eprintln!("orca play: --save {}: {e}", path.display());
         return 2;
     }
+    let book = args.book.settings();
     let limits = match args.depth {
         Some(depth) => GoLimits {
             depth: Some(depth),
             selectivity: args.selectivity,
             threads: args.threads,
+            book: book.enabled,
+            book_randomness: book.randomness,
             ..GoLimits::default()
         },
         None => GoLimits {
             movetime: Some(args.movetime.unwrap_or(DEFAULT_MOVETIME)),
             selectivity: args.selectivity,
             threads: args.threads,
+            book: book.enabled,
+            book_randomness: book.randomness,
             ..GoLimits::default()
         },
     };
@@ -115,6 +122,10 @@ pub fn run(args: &PlayArgs, evaluators: Arc<Evaluators>) -> i32 {
         terminal,
         evaluators,
     );
+    if let Some(books) = book.books {
+        // A fresh engine is idle: this cannot be refused.
+        let _ = game.engine.set_books(books);
+    }
     match game.run() {
         Ok(status) => status,
         Err(e) => {
@@ -592,6 +603,10 @@ fn example_move(variant: Variant) -> &'static str {
 /// Why Orca likes a move: its score, or that nothing needed searching.
 fn describe(variant: Variant, info: Option<&SearchInfo>) -> String {
     match info {
+        // Only a book answer comes with a value and no node searched.
+        Some(info) if info.nodes == 0 && !info.pv.is_empty() => {
+            format!("book, {}", score_text(variant, info))
+        }
         Some(info) => score_text(variant, info),
         None => "the only legal move".to_string(),
     }

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
 
+use crate::book::BookSettings;
 use crate::engine::{
     BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Report, SearchDone, StartError,
 };
@@ -42,7 +43,7 @@ pub const GTP_NAME: &str = "Orca";
 pub const DEFAULT_MOVETIME_MS: u64 = 1_000;
 
 /// How a GTP session is set up (the `orca gtp` flags).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// The game at start-up (`variant` changes it).
     pub variant: Variant,
@@ -58,6 +59,8 @@ pub struct Config {
     pub selectivity: Selectivity,
     /// Search threads of every `genmove`.
     pub threads: usize,
+    /// The opening book.
+    pub book: BookSettings,
 }
 
 impl Default for Config {
@@ -70,6 +73,7 @@ impl Default for Config {
             overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             selectivity: Selectivity::DEFAULT,
             threads: 1,
+            book: BookSettings::default(),
         }
     }
 }
@@ -113,13 +117,17 @@ impl Session {
         config: Config,
     ) -> Result<Session, StartError> {
         let (engine, reports) = channel_engine(config.hash_mb, evaluators)?;
+        if let Some(books) = &config.book.books {
+            // A fresh engine is idle: this cannot be refused.
+            let _ = engine.set_books(books.clone());
+        }
         Ok(Session {
             engine,
             reports,
             out,
-            config,
             variant: config.variant,
             position: AnyPosition::start(config.variant),
+            config,
             history: Vec::new(),
             clock: GtpClock::default(),
         })
@@ -341,6 +349,8 @@ impl Session {
         limits.depth = self.config.depth;
         limits.selectivity = self.config.selectivity;
         limits.threads = self.config.threads;
+        limits.book = self.config.book.enabled;
+        limits.book_randomness = self.config.book.randomness;
         limits
     }
 
@@ -356,7 +366,7 @@ impl Session {
                     info.nodes,
                     pv_text(&info.pv)
                 ),
-                Ok(Report::Note(note)) => log::debug!("gtp: {note}"),
+                Ok(Report::Note(note)) => log::info!("gtp: {note}"),
                 Ok(_) => {}
                 Err(_) => return Err("the search thread is gone".into()),
             }

@@ -12,6 +12,7 @@ use std::io::BufRead;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::book::{Books, MAX_RANDOMNESS};
 use crate::engine::{
     BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, MAX_HASH_MB, MAX_THREADS, MIN_HASH_MB,
     Report, ResizeError, SearchInfo, StartError,
@@ -107,6 +108,8 @@ pub struct Session {
     overhead_ms: u64,
     selectivity: Selectivity,
     threads: usize,
+    own_book: bool,
+    book_randomness: u32,
 }
 
 impl Session {
@@ -134,6 +137,8 @@ impl Session {
             overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             selectivity: Selectivity::DEFAULT,
             threads: 1,
+            own_book: true,
+            book_randomness: 0,
         })
     }
 
@@ -189,6 +194,8 @@ impl Session {
                     limits: GoLimits {
                         selectivity: self.selectivity,
                         threads: self.threads,
+                        book: self.own_book,
+                        book_randomness: self.book_randomness,
                         ..limits
                     },
                     received,
@@ -239,7 +246,32 @@ impl Session {
             "option name Selectivity type combo default {}{levels}",
             Selectivity::DEFAULT.percent()
         ));
+        self.out.line("option name OwnBook type check default true");
+        self.out
+            .line("option name BookFile type string default <empty>");
+        self.out.line(&format!(
+            "option name BookRandomness type spin default 0 min 0 max {MAX_RANDOMNESS}"
+        ));
         self.out.line(ok);
+    }
+
+    /// `BookFile`: the built-in books for empty (or `<empty>`), else the
+    /// built-in ones with this file's book for its game; a file that is no
+    /// good leaves the engine without a book.
+    fn set_book_file(&mut self, value: &str) {
+        let path = value.trim();
+        let books = if path.is_empty() || path == "<empty>" {
+            Ok(Books::builtin())
+        } else {
+            Books::with_file(std::path::Path::new(path))
+        };
+        let books = books.unwrap_or_else(|e| {
+            self.error(format!("setoption: {e}; playing without a book"));
+            Books::default()
+        });
+        if let Err(e) = self.engine.set_books(books) {
+            self.error(format!("setoption: {e}"));
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -250,6 +282,10 @@ impl Session {
             return;
         }
         let key: String = name.chars().filter(|c| !c.is_whitespace()).collect();
+        if key.eq_ignore_ascii_case("bookfile") {
+            self.set_book_file(value.unwrap_or(""));
+            return;
+        }
         let Some(value) = value else {
             self.error(format!("setoption: missing value for '{name}'"));
             return;
@@ -298,6 +334,19 @@ impl Session {
                 None => self.error(format!(
                     "setoption: bad value '{value}' for Selectivity (expected one of {})",
                     Selectivity::choices()
+                )),
+            },
+            "ownbook" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.own_book = true,
+                "false" => self.own_book = false,
+                _ => self.error(format!(
+                    "setoption: bad value '{value}' for OwnBook (expected true or false)"
+                )),
+            },
+            "bookrandomness" => match spin(0, u64::from(MAX_RANDOMNESS)) {
+                Some(n) => self.book_randomness = n as u32,
+                None => self.error(format!(
+                    "setoption: bad value '{value}' for BookRandomness (expected 0 to {MAX_RANDOMNESS})"
                 )),
             },
             _ => self.error(format!("setoption: unknown option '{name}'")),
