@@ -124,7 +124,7 @@ fn ugi_answers_the_opening_from_the_book_and_ownbook_false_searches() {
     assert!(!lines.iter().any(|l| l.contains("book")), "{lines:?}");
     // Out of the book: a position no game reaches is searched.
     e.send("setoption name OwnBook value true");
-    e.send("position startpos moves f5 f4 e3 f6 d3");
+    e.send("position startpos moves f5 f4 g3");
     e.send("go depth 3");
     let lines = e.until("bestmove");
     assert!(
@@ -296,14 +296,25 @@ fn show_stats_and_add() {
     let (status, _, err) = orca(&["book", "show", "a1"]);
     assert_eq!(status, 1);
     assert!(err.starts_with("orca book: 'a1': "), "{err}");
-    let (_, out, _) = orca(&["book", "show", "f5f4e3f6d3"]);
+    let (_, out, _) = orca(&["book", "show", "f5f4g3"]);
     assert!(out.ends_with("not in the book\n"), "{out}");
 
     let dir = scratch("add");
     let (tiny, _) = tiny_book(&dir, "tiny.book");
     let wider = dir.join("wider.book");
-    let line = "f5f4e3f6d3c5d6e6";
-    assert!(shown(&["--book", tiny.to_str().unwrap(), "f5f4e3f6d3c5"]).is_empty());
+    let line = "f5d6c5f4e3g6f6";
+    let linked = |book: &PathBuf| {
+        let (_, out, _) = orca(&[
+            "book",
+            "show",
+            "--book",
+            book.to_str().unwrap(),
+            "f5d6c5f4e3",
+        ]);
+        out.lines()
+            .any(|l| l.starts_with("g6 value ") && l.ends_with(" depth 3 book"))
+    };
+    assert!(!linked(&tiny));
     let (status, out, err) = orca(&[
         "book",
         "add",
@@ -315,11 +326,9 @@ fn show_stats_and_add() {
     ]);
     assert_eq!(status, 0, "{err}");
     assert!(out.starts_with("1 games, "), "{out}");
-    let known = shown(&["--book", wider.to_str().unwrap(), "f5f4e3f6d3c5"]);
-    assert!(
-        known.iter().any(|m| m.0 == "d6" && m.2 == 3),
-        "the line is linked in: {known:?}"
-    );
+    assert!(linked(&wider), "the line is linked in");
+    let known = shown(&["--book", wider.to_str().unwrap(), "f5d6c5f4e3g6"]);
+    assert!(known.iter().any(|m| m.0 == "f6"), "{known:?}");
 }
 
 #[test]

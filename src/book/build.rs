@@ -472,8 +472,11 @@ fn key_of(board: Board) -> (u64, u64) {
 }
 
 /// The canonical positions of `lines` (moves from the start) up to `plies`
-/// plies, each with the number of lines reaching it.
-pub fn line_positions(lines: &[Vec<Move>], plies: u32) -> BTreeMap<(u64, u64), u32> {
+/// plies, each with the number of lines reaching it: the position before
+/// each move and the one after the `plies`-th; with `ends`, also the last
+/// position of a shorter line (what `add` learns; the build's lines are
+/// games and self-play of full length).
+pub fn line_positions(lines: &[Vec<Move>], plies: u32, ends: bool) -> BTreeMap<(u64, u64), u32> {
     let mut counts = BTreeMap::new();
     for line in lines {
         let mut board = Board::start();
@@ -492,6 +495,9 @@ pub fn line_positions(lines: &[Vec<Move>], plies: u32) -> BTreeMap<(u64, u64), u
             if ply as u32 + 1 == plies && !board.is_game_over() {
                 seen.push(key_of(board));
             }
+        }
+        if ends && !board.is_game_over() {
+            seen.push(key_of(board));
         }
         seen.sort_unstable();
         seen.dedup();
@@ -595,7 +601,7 @@ fn build_with<const R: bool, E: Evaluator<Othello<R>>>(
         config.selfplay_spread,
         config.seed,
     ));
-    let mut positions = line_positions(&lines, config.plies);
+    let mut positions = line_positions(&lines, config.plies, false);
     positions.retain(|_, n| *n >= config.min_games);
     log(&format!(
         "book: {} positions of {} games and {} self-play lines, up to ply {}, reached by {}+",
@@ -649,7 +655,7 @@ pub fn add_lines(
     ) -> Result<Book, String> {
         let mut builder = Builder::<R, E>::new(eval, depth, Some(book), work, log)?;
         // The book's own positions keep the depth they were valued at.
-        builder.add(&line_positions(lines, plies))?;
+        builder.add(&line_positions(lines, plies, true))?;
         Ok(builder.book(book.rounds()))
     }
     match book.variant() {

@@ -2,7 +2,7 @@
 //! engine's choice among them.
 
 use super::{Book, NO_MOVE, canonical};
-use crate::game::{Board, Move, Square};
+use crate::game::{Board, Move};
 use crate::rng::Rng;
 
 /// The engine leaves the book once the best book value is beyond this many
@@ -55,7 +55,8 @@ impl Book {
     }
 
     /// The move to play in `board`: one of the moves within `randomness`
-    /// discs of the best, chosen by `rng` (the best at 0); `None` to leave
+    /// discs of the best, chosen by `rng` (at 0 the best, of equal ones the
+    /// lowest square, so that play is reproducible); `None` to leave
     /// the book (unknown position, no move known, or a decided game, see
     /// [`DECIDED`]).
     pub fn choose(&self, board: &Board, randomness: u32, rng: &mut Rng) -> Option<BookMove> {
@@ -66,19 +67,11 @@ impl Book {
         }
         let floor = best.saturating_sub(randomness.min(128) as i32);
         let candidates: Vec<&BookMove> = moves.iter().filter(|m| m.value >= floor).collect();
-        let pick = if candidates.len() > 1 {
+        let pick = if randomness > 0 && candidates.len() > 1 {
             rng.below(candidates.len() as u64) as usize
         } else {
             0
         };
         Some(*candidates[pick])
     }
-}
-
-/// The square of a canonical move code on the board that `s` maps to the
-/// canonical one, if it is a square.
-pub fn from_canonical(board: &Board, s: u8, code: u8) -> Option<Square> {
-    board
-        .move_squares()
-        .find(|sq| sq.symmetry(s).index() == code)
 }
