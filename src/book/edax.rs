@@ -175,6 +175,7 @@ mod tests {
     fn orca_to_edax_to_orca_keeps_everything() {
         let start = canonical(Board::start()).0;
         let child = canonical(Board::start().play_unchecked(Square::new(37).unwrap())).0;
+        let leaf = child.move_squares().next().unwrap().index();
         let book = Book::new(
             Variant::Othello,
             0,
@@ -191,7 +192,7 @@ mod tests {
                     board: child,
                     value: -2,
                     leaf_value: -2,
-                    leaf_move: 19,
+                    leaf_move: leaf,
                     depth: 16,
                     games: 5,
                 },
