@@ -569,7 +569,7 @@ pub fn selfplay_lines<const R: bool, E: Evaluator<Othello<R>>>(
 }
 
 /// Builds a book by `config`, the valuations kept in `work`, progress
-/// through `log`; `previous`, if any, is the book to widen.
+/// through `log`.
 ///
 /// # Errors
 /// A source or the work file cannot be read or written.
