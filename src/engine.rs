@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
+use crate::book::Books;
 use crate::eval::{DISC, Evaluator, Evaluators};
 use crate::game::{AnyMove, AnyPosition, Color, Position};
 use crate::perft::{PassRule, perft_until};
@@ -127,6 +128,11 @@ pub struct GoLimits {
     pub searchmoves: Option<u64>,
     /// A playing strength below the full one, likewise an engine option.
     pub level: Option<Level>,
+    /// Answer from the opening book when it knows the position (an engine
+    /// option too; never for `infinite`, which is analysis).
+    pub book: bool,
+    /// Book moves within this many discs of the best are played at random.
+    pub book_randomness: u32,
 }
 
 impl GoLimits {
@@ -368,6 +374,8 @@ enum Job {
     /// is reported at once and the old table stays).
     Replace(TranspositionTable),
     Clear,
+    /// Play from these books from now on.
+    Books(Books),
 }
 
 /// The callback the worker reports through.
@@ -412,6 +420,7 @@ impl Engine {
             tt,
             evaluators: Arc::clone(&evaluators),
             report: reporter,
+            books: Books::builtin(),
             rng: Rng::new(entropy()),
         };
         let handle = thread::Builder::new()
@@ -496,6 +505,14 @@ impl Engine {
         }
         let table = TranspositionTable::try_new(megabytes).map_err(ResizeError::Table)?;
         Ok(self.submit(Job::Replace(table))?)
+    }
+
+    /// Plays from `books` from now on (the built-in ones until then).
+    ///
+    /// # Errors
+    /// [`Busy`] if a search is running.
+    pub fn set_books(&self, books: Books) -> Result<(), Busy> {
+        self.submit(Job::Books(books))
     }
 
     /// Forgets everything learnt in the current game (the table).
@@ -625,7 +642,9 @@ struct Worker {
     tt: TranspositionTable,
     evaluators: Arc<Evaluators>,
     report: Reporter,
-    /// The random choices of the weaker levels.
+    /// The opening books, built in or loaded (`BookFile`).
+    books: Books,
+    /// The random choices of the weaker levels and among book moves.
     rng: Rng,
 }
 
@@ -647,9 +666,51 @@ impl Worker {
                 }
                 Job::Replace(table) => self.tt = table,
                 Job::Clear => self.tt.clear(),
+                Job::Books(books) => self.books = books,
             }
             self.pending.fetch_sub(1, Ordering::SeqCst);
         }
+    }
+
+    /// The book's answer to `request`, if it has one: said in a note, with
+    /// the book's value and depth as the answer's info.
+    fn book_answer(&mut self, request: &GoRequest) -> Option<SearchDone> {
+        // Analysis (several lines, a restricted root) wants the search's lines.
+        let limits = &request.limits;
+        if !limits.book || limits.infinite || limits.multipv > 1 || limits.searchmoves.is_some() {
+            return None;
+        }
+        let (book, board) = match &request.position {
+            AnyPosition::Othello(p) => (self.books.othello.as_ref()?, p.state().0),
+            AnyPosition::Reversed(p) => (self.books.reversed.as_ref()?, p.state().0),
+            AnyPosition::TicTacToe(_) => return None,
+        };
+        if !board.can_move() {
+            return None;
+        }
+        let choice = book.choose(&board, request.limits.book_randomness, &mut self.rng)?;
+        let mv: AnyMove = choice.mv.into();
+        (self.report)(Report::Note(format!(
+            "book {mv} value {} depth {}",
+            choice.value, choice.depth
+        )));
+        let elapsed = request.received.elapsed();
+        Some(SearchDone {
+            best: BestMove::Move(mv),
+            info: Some(Iteration {
+                depth: u32::from(choice.depth),
+                seldepth: u32::from(choice.depth),
+                score: choice.value * DISC,
+                exact: false,
+                selectivity: crate::search::Selectivity::DEFAULT.percent(),
+                nodes: 0,
+                elapsed,
+                pv: vec![mv],
+                lines: Vec::new(),
+            }),
+            nodes: 0,
+            elapsed,
+        })
     }
 
     fn go(&mut self, request: &GoRequest) -> SearchDone {
@@ -705,6 +766,9 @@ impl Worker {
 
     /// One search of `request`, ended early by `stop`.
     fn go_with(&mut self, request: &GoRequest, stop: &AtomicBool) -> SearchDone {
+        if let Some(done) = self.book_answer(request) {
+            return done;
+        }
         let evaluators = Arc::clone(&self.evaluators);
         let done = match &request.position {
             AnyPosition::Othello(p) => self.search(p, &evaluators.othello, request, stop),
@@ -877,6 +941,41 @@ mod tests {
         assert_eq!(done.len(), 1);
         assert!(matches!(done[0].best, BestMove::Move(_)));
         assert_eq!(done[0].info.as_ref().unwrap().depth, 5);
+    }
+
+    /// With `book` set, a known position is answered from the book: a note,
+    /// no node searched; `infinite` (analysis) and `book: false` search.
+    #[test]
+    fn the_book_answers_known_positions_unless_analysing() {
+        let (engine, reports) = engine();
+        let start = AnyPosition::start(Variant::Othello);
+        let book = GoLimits {
+            depth: Some(4),
+            book: true,
+            ..GoLimits::default()
+        };
+        engine.go(request(start, book)).unwrap();
+        engine.wait();
+        let note = reports.lock().unwrap().iter().find_map(|r| match r {
+            Report::Note(n) => Some(n.clone()),
+            _ => None,
+        });
+        assert!(note.unwrap().starts_with("book "));
+        engine
+            .go(request(
+                start,
+                GoLimits {
+                    book: false,
+                    ..book
+                },
+            ))
+            .unwrap();
+        engine.wait();
+        let done = dones(&reports);
+        assert_eq!(done[0].nodes, 0);
+        assert!(done[0].info.as_ref().unwrap().depth >= 10);
+        assert!(done[1].nodes > 0);
+        assert_eq!(done[1].info.as_ref().unwrap().depth, 4);
     }
 
     #[test]

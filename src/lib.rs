@@ -8,6 +8,7 @@
 //! [`wthor`] reads the WTHOR game databases.
 
 pub mod bench;
+pub mod book;
 pub mod cpu;
 pub mod engine;
 pub mod eval;

@@ -216,7 +216,8 @@ fn reversed_othello_by_flag_and_by_command() {
 
 #[test]
 fn per_move_time_is_kept() {
-    let mut e = Orca::start(&["gtp"]);
+    // Without the book, which would answer the opening at once.
+    let mut e = Orca::start(&["gtp", "--no-book"]);
     // `0 B 0`: B seconds for every move. Three, so that using them is told
     // apart from the default second a move and from a clock of 3 s for the
     // game; a busy machine only adds to the time taken.

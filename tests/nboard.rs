@@ -139,7 +139,9 @@ fn set_depth_names_orca_and_go_does_not_play_the_move() {
 
 #[test]
 fn ping_stops_the_search_and_nothing_stale_follows_the_pong() {
-    let mut e = nboard();
+    // Without the book, which would answer the opening at once.
+    let mut e = Orca::start(&["nboard", "--no-book"]);
+    e.send("nboard 2");
     e.send("set depth 60");
     e.recv();
     e.send(&format!("set game {}", record("B[F5]")));
@@ -431,7 +433,7 @@ fn plain_orca_recognises_nboard() {
 #[test]
 fn selectivity_flag_sets_the_width_of_go_and_hint() {
     for (selectivity, mark) in [("100", None), ("87", Some("@87%"))] {
-        let mut e = Orca::start(&["nboard", "--selectivity", selectivity]);
+        let mut e = Orca::start(&["nboard", "--no-book", "--selectivity", selectivity]);
         e.send("nboard 2");
         e.send("set depth 6");
         e.recv();

@@ -412,7 +412,7 @@ fn undo_goes_back_to_the_persons_previous_turn() {
 
 #[test]
 fn hint_gives_a_legal_move_and_its_score() {
-    let mut orca = Orca::start(&["play", "--depth", "3"]);
+    let mut orca = Orca::start(&["play", "--depth", "3", "--no-book"]);
     orca.send("f5");
     orca.wait_for("Orca (White) plays ");
     wait_line(&orca, "Black to move (you)");
@@ -477,7 +477,7 @@ fn orca_answers_within_its_movetime() {
     // 2.5 s, so that using it is told apart from the default second; a busy
     // machine only adds to the time taken, so the upper bound has seconds of
     // slack (precision is `orca bench timing`'s job).
-    let mut orca = Orca::start(&["play", "--movetime", "2500ms"]);
+    let mut orca = Orca::start(&["play", "--movetime", "2500ms", "--no-book"]);
     orca.send("f5");
     let (thinking, _) = orca.wait_for("Orca (White) is thinking...");
     let (answered, line) = orca.wait_for("Orca (White) plays ");

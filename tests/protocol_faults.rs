@@ -265,6 +265,7 @@ fn uci_handshake_then_the_same_dialect() {
     assert!(!lines.iter().any(|l| l == "ugiok"), "{lines:?}");
     assert_eq!(e.sync(), Vec::<String>::new());
     e.send("setoption name Hash value 16");
+    e.send("setoption name OwnBook value false");
     e.send("ucinewgame");
     e.send("position startpos moves f5");
     assert_eq!(e.sync(), Vec::<String>::new());
@@ -294,6 +295,7 @@ fn ugi_hash_beyond_the_memory_is_an_error_not_an_abort() {
         "info string error: setoption: cannot allocate a 16384 MB transposition table \
          (not enough memory); keeping the 64 MB table"
     );
+    e.send("setoption name OwnBook value false");
     e.send("position startpos");
     e.send("go depth 4");
     let lines = e.until("bestmove");

@@ -60,6 +60,7 @@ fn handshake() {
 #[test]
 fn position_and_go_depth() {
     let mut e = Orca::ugi();
+    e.send("setoption name OwnBook value false");
     e.send("position startpos moves f5 d6");
     e.send("go depth 6");
     let lines = e.until("bestmove");
@@ -90,6 +91,7 @@ fn position_and_go_depth() {
 #[test]
 fn same_depth_same_nodes_after_new_game() {
     let mut e = Orca::ugi();
+    e.send("setoption name OwnBook value false");
     let mut nodes = Vec::new();
     for _ in 0..2 {
         e.send("uginewgame");
@@ -138,6 +140,7 @@ fn selectivity_option_sets_the_search_width() {
         ),
         "{lines:?}"
     );
+    e.send("setoption name OwnBook value false");
     let position = "position startpos moves f5 d6 c3 d3 c4 f4";
     let search = |e: &mut Orca| {
         e.send("uginewgame");
@@ -227,6 +230,7 @@ fn go_during_a_search_is_refused_and_the_search_goes_on() {
 #[test]
 fn movetime_is_respected() {
     let mut e = Orca::ugi();
+    e.send("setoption name OwnBook value false");
     for moves in ["", " moves f5 d6 c3 d3 c4"] {
         e.send(&format!("position startpos{moves}"));
         let sent = e.send("go movetime 100");

@@ -331,6 +331,8 @@ fn timing(args: &TimingArgs) -> i32 {
     let movetime = args.movetime.as_millis();
     child.send("ugi");
     child.wait_for("ugiok");
+    // Punctuality of the search: a book answer would come at once.
+    child.send("setoption name OwnBook value false");
     let mut rng = Rng::new(7);
     let mut overshoot = Vec::new();
     for i in 0..args.searches {

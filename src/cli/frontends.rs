@@ -39,6 +39,8 @@ pub struct EngineArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=20))]
     level: Option<u8>,
     #[command(flatten)]
+    book: super::BookFlags,
+    #[command(flatten)]
     pub(super) eval: super::EvalArgs,
 }
 
@@ -153,6 +155,7 @@ pub fn run_nboard(args: &NboardArgs, evaluators: Arc<Evaluators>) -> i32 {
         selectivity: args.engine.selectivity,
         threads: args.engine.threads,
         level: args.engine.level.and_then(orca::engine::Level::new),
+        book: args.engine.book.settings(),
     };
     nboard::run(
         Box::new(BufReader::new(std::io::stdin())),
@@ -178,6 +181,7 @@ pub fn run_gtp(args: &GtpArgs, evaluators: Arc<Evaluators>) -> i32 {
         selectivity: args.engine.selectivity,
         threads: args.engine.threads,
         level: args.engine.level.and_then(orca::engine::Level::new),
+        book: args.engine.book.settings(),
     };
     let stdin = std::io::stdin();
     gtp::run(&mut stdin.lock(), Output::stdout(), evaluators, config)

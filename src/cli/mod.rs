@@ -5,6 +5,7 @@
 
 mod analyze;
 mod bench;
+mod book;
 mod calibrate;
 mod frontends;
 mod match_cmd;
@@ -92,6 +93,39 @@ fn parse_selectivity(text: &str) -> Result<orca::search::Selectivity, String> {
         .ok_or_else(|| format!("expected one of {}", orca::search::Selectivity::choices()))
 }
 
+/// The book flags of the front ends and `orca play`.
+#[derive(Args, Debug)]
+pub struct BookFlags {
+    /// Never play from the opening book.
+    #[arg(long)]
+    no_book: bool,
+    /// Play from this book file (for the game it is of) instead of the built-in book.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// Draw among book moves within N discs of the best (0: always the best).
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(orca::book::MAX_RANDOMNESS)))]
+    book_randomness: u32,
+}
+
+impl BookFlags {
+    /// The settings of these flags; a book file that is no good is said on
+    /// stderr in one line, and the engine plays without a book.
+    fn settings(&self) -> orca::book::BookSettings {
+        let books = self.book.as_ref().map(|path| {
+            orca::book::Books::with_file(path).unwrap_or_else(|e| {
+                eprintln!("orca: {e}; playing without a book");
+                orca::book::Books::default()
+            })
+        });
+        orca::book::BookSettings {
+            enabled: !self.no_book,
+            randomness: self.book_randomness,
+            books,
+        }
+    }
+}
+
 /// Runs `body` with the evaluations, or says why there are none (status 1).
 fn with_evaluators(
     evaluators: Result<Arc<Evaluators>, String>,
@@ -130,6 +164,8 @@ enum Command {
     /// checked, clocks kept, results with Elo, pentanomial and SPRT, games as GGF.
     #[command(after_help = TIME_HELP)]
     Match(match_cmd::MatchArgs),
+    /// Opening books: build, show, stats, add.
+    Book(book::BookArgs),
     /// Make a balanced openings file for `orca match` from WTHOR games.
     Openings(openings::OpeningsArgs),
     /// Fit the evaluation weights from the shipped game data and self-play.
@@ -170,6 +206,7 @@ pub fn run(cli: Cli) -> i32 {
         }
         Some(Command::Match(args)) => match_cmd::run(&args),
         Some(Command::Openings(args)) => openings::run(&args),
+        Some(Command::Book(args)) => book::run(&args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Calibrate(args)) => {
             with_evaluators(args.eval.evaluators(), |e| calibrate::run(&args, &e))

@@ -71,6 +71,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
     #[command(flatten)]
+    book: super::BookFlags,
+    #[command(flatten)]
     pub(super) eval: super::EvalArgs,
 }
 
@@ -89,12 +91,15 @@ pub fn run(args: &PlayArgs, evaluators: Arc<Evaluators>) -> i32 {
         return 2;
     }
     let level = args.level.and_then(orca::engine::Level::new);
+    let book = args.book.settings();
     let limits = match args.depth {
         Some(depth) => GoLimits {
             depth: Some(depth),
             selectivity: args.selectivity,
             threads: args.threads,
             level,
+            book: book.enabled,
+            book_randomness: book.randomness,
             ..GoLimits::default()
         },
         None => GoLimits {
@@ -102,6 +107,8 @@ pub fn run(args: &PlayArgs, evaluators: Arc<Evaluators>) -> i32 {
             selectivity: args.selectivity,
             threads: args.threads,
             level,
+            book: book.enabled,
+            book_randomness: book.randomness,
             ..GoLimits::default()
         },
     };
@@ -123,6 +130,10 @@ pub fn run(args: &PlayArgs, evaluators: Arc<Evaluators>) -> i32 {
         terminal,
         evaluators,
     );
+    if let Some(books) = book.books {
+        // A fresh engine is idle: this cannot be refused.
+        let _ = game.engine.set_books(books);
+    }
     match game.run() {
         Ok(status) => status,
         Err(e) => {
@@ -618,6 +629,10 @@ fn example_move(variant: Variant) -> &'static str {
 /// Why Orca likes a move: its score, or that nothing needed searching.
 fn describe(variant: Variant, info: Option<&SearchInfo>) -> String {
     match info {
+        // Only a book answer comes with a value and no node searched.
+        Some(info) if info.nodes == 0 && !info.pv.is_empty() => {
+            format!("book, {}", score_text(variant, info))
+        }
         Some(info) => score_text(variant, info),
         None => "the only legal move".to_string(),
     }

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
 
+use crate::book::BookSettings;
 use crate::engine::{
     BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Report, SearchDone, StartError,
 };
@@ -42,7 +43,7 @@ pub const GTP_NAME: &str = "Orca";
 pub const DEFAULT_MOVETIME_MS: u64 = 1_000;
 
 /// How a GTP session is set up (the `orca gtp` flags).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// The game at start-up (`variant` changes it).
     pub variant: Variant,
@@ -60,6 +61,8 @@ pub struct Config {
     pub threads: usize,
     /// A playing strength below the full one (`--level`).
     pub level: Option<crate::engine::Level>,
+    /// The opening book.
+    pub book: BookSettings,
 }
 
 impl Default for Config {
@@ -73,6 +76,7 @@ impl Default for Config {
             selectivity: Selectivity::DEFAULT,
             threads: 1,
             level: None,
+            book: BookSettings::default(),
         }
     }
 }
@@ -116,13 +120,17 @@ impl Session {
         config: Config,
     ) -> Result<Session, StartError> {
         let (engine, reports) = channel_engine(config.hash_mb, evaluators)?;
+        if let Some(books) = &config.book.books {
+            // A fresh engine is idle: this cannot be refused.
+            let _ = engine.set_books(books.clone());
+        }
         Ok(Session {
             engine,
             reports,
             out,
-            config,
             variant: config.variant,
             position: AnyPosition::start(config.variant),
+            config,
             history: Vec::new(),
             clock: GtpClock::default(),
         })
@@ -345,6 +353,8 @@ impl Session {
         limits.selectivity = self.config.selectivity;
         limits.threads = self.config.threads;
         limits.level = self.config.level;
+        limits.book = self.config.book.enabled;
+        limits.book_randomness = self.config.book.randomness;
         limits
     }
 
@@ -360,7 +370,7 @@ impl Session {
                     info.nodes,
                     pv_text(&info.pv)
                 ),
-                Ok(Report::Note(note)) => log::debug!("gtp: {note}"),
+                Ok(Report::Note(note)) => log::info!("gtp: {note}"),
                 Ok(_) => {}
                 Err(_) => return Err("the search thread is gone".into()),
             }

@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, select};
 
+use crate::book::BookSettings;
 use crate::engine::{
     BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Report, SearchDone, StartError,
 };
@@ -48,7 +49,7 @@ pub const PROTOCOL_VERSION: u32 = 2;
 pub const DEFAULT_DEPTH: u32 = 12;
 
 /// How an NBoard session is set up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// Transposition table size in megabytes.
     pub hash_mb: usize,
@@ -61,6 +62,8 @@ pub struct Config {
     /// A playing strength below the full one for `go` (`--level`; hints
     /// stay at full strength).
     pub level: Option<crate::engine::Level>,
+    /// The opening book (`go` only: hints are analysis).
+    pub book: BookSettings,
 }
 
 impl Default for Config {
@@ -71,6 +74,7 @@ impl Default for Config {
             selectivity: Selectivity::DEFAULT,
             threads: 1,
             level: None,
+            book: BookSettings::default(),
         }
     }
 }
@@ -141,6 +145,10 @@ pub struct Session {
     selectivity: Selectivity,
     threads: usize,
     level: Option<crate::engine::Level>,
+    /// Whether `go` answers from the book.
+    book: bool,
+    /// Book moves within this many discs of the best are drawn at random.
+    book_randomness: u32,
     /// Some exactly while a search started here has not made its `Done` report.
     task: Option<Task>,
 }
@@ -157,6 +165,10 @@ impl Session {
         config: Config,
     ) -> Result<Session, StartError> {
         let (engine, reports) = channel_engine(config.hash_mb, evaluators)?;
+        if let Some(books) = &config.book.books {
+            // A fresh engine is idle: this cannot be refused.
+            let _ = engine.set_books(books.clone());
+        }
         let start = AnyPosition::start(Variant::Othello);
         Ok(Session {
             engine,
@@ -169,6 +181,8 @@ impl Session {
             selectivity: config.selectivity,
             threads: config.threads,
             level: config.level,
+            book: config.book.enabled,
+            book_randomness: config.book.randomness,
             task: None,
         })
     }
@@ -294,6 +308,8 @@ impl Session {
             selectivity: self.selectivity,
             threads: self.threads,
             level: self.level,
+            book: self.book,
+            book_randomness: self.book_randomness,
             ..GoLimits::default()
         };
         for color in [Color::Black, Color::White] {
@@ -425,6 +441,12 @@ impl Session {
                         format_eval(info.score)
                     ));
                 }
+            }
+            // A book move is shown as NBoard shows a search's progress.
+            Report::Note(note)
+                if note.starts_with("book ") && matches!(self.task, Some(Task::Go)) =>
+            {
+                self.out.line(&format!("status {NBOARD_NAME}: {note}"));
             }
             Report::Note(note) => log::debug!("nboard: {note}"),
             Report::Done(done) => match self.task.take() {

@@ -12,6 +12,7 @@ use std::io::BufRead;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::book::{Books, MAX_RANDOMNESS};
 use crate::engine::{
     BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Level, MAX_HASH_MB, MAX_LEVEL,
     MAX_THREADS, MIN_HASH_MB, Report, ResizeError, SearchDone, SearchInfo, StartError,
@@ -154,6 +155,8 @@ pub struct Session {
     /// The `Ponder` option: the GUI may ask for ponder searches (UCI's
     /// convention; `go ponder` is served either way).
     ponder: bool,
+    own_book: bool,
+    book_randomness: u32,
 }
 
 impl Session {
@@ -184,6 +187,8 @@ impl Session {
             multipv: 1,
             level: None,
             ponder: false,
+            own_book: true,
+            book_randomness: 0,
         })
     }
 
@@ -249,6 +254,8 @@ impl Session {
                         multipv: self.multipv,
                         searchmoves,
                         level: self.level,
+                        book: self.own_book,
+                        book_randomness: self.book_randomness,
                         ..limits
                     },
                     received,
@@ -311,7 +318,32 @@ impl Session {
             "option name Selectivity type combo default {}{levels}",
             Selectivity::DEFAULT.percent()
         ));
+        self.out.line("option name OwnBook type check default true");
+        self.out
+            .line("option name BookFile type string default <empty>");
+        self.out.line(&format!(
+            "option name BookRandomness type spin default 0 min 0 max {MAX_RANDOMNESS}"
+        ));
         self.out.line(ok);
+    }
+
+    /// `BookFile`: the built-in books for empty (or `<empty>`), else the
+    /// built-in ones with this file's book for its game; a file that is no
+    /// good leaves the engine without a book.
+    fn set_book_file(&mut self, value: &str) {
+        let path = value.trim();
+        let books = if path.is_empty() || path == "<empty>" {
+            Ok(Books::builtin())
+        } else {
+            Books::with_file(std::path::Path::new(path))
+        };
+        let books = books.unwrap_or_else(|e| {
+            self.error(format!("setoption: {e}; playing without a book"));
+            Books::default()
+        });
+        if let Err(e) = self.engine.set_books(books) {
+            self.error(format!("setoption: {e}"));
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -322,6 +354,10 @@ impl Session {
             return;
         }
         let key: String = name.chars().filter(|c| !c.is_whitespace()).collect();
+        if key.eq_ignore_ascii_case("bookfile") {
+            self.set_book_file(value.unwrap_or(""));
+            return;
+        }
         let Some(value) = value else {
             self.error(format!("setoption: missing value for '{name}'"));
             return;
@@ -391,6 +427,19 @@ impl Session {
                 None => self.error(format!(
                     "setoption: bad value '{value}' for Selectivity (expected one of {})",
                     Selectivity::choices()
+                )),
+            },
+            "ownbook" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.own_book = true,
+                "false" => self.own_book = false,
+                _ => self.error(format!(
+                    "setoption: bad value '{value}' for OwnBook (expected true or false)"
+                )),
+            },
+            "bookrandomness" => match spin(0, u64::from(MAX_RANDOMNESS)) {
+                Some(n) => self.book_randomness = n as u32,
+                None => self.error(format!(
+                    "setoption: bad value '{value}' for BookRandomness (expected 0 to {MAX_RANDOMNESS})"
                 )),
             },
             _ => self.error(format!("setoption: unknown option '{name}'")),
