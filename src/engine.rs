@@ -675,9 +675,15 @@ impl Worker {
     /// The book's answer to `request`, if it has one: said in a note, with
     /// the book's value and depth as the answer's info.
     fn book_answer(&mut self, request: &GoRequest) -> Option<SearchDone> {
-        // Analysis (several lines, a restricted root) wants the search's lines.
+        // Analysis (several lines, a restricted root) wants the search's
+        // lines; a level below full strength plays its own weaker openings.
         let limits = &request.limits;
-        if !limits.book || limits.infinite || limits.multipv > 1 || limits.searchmoves.is_some() {
+        if !limits.book
+            || limits.infinite
+            || limits.multipv > 1
+            || limits.searchmoves.is_some()
+            || limits.level.is_some()
+        {
             return None;
         }
         let (book, board) = match &request.position {

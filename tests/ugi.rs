@@ -726,6 +726,8 @@ fn multipv_lines(lines: &[String]) -> Vec<Vec<PvLine>> {
 #[test]
 fn multipv_reports_the_best_lines_in_order() {
     let mut e = Orca::ugi();
+    // Searched, not answered from the opening book.
+    e.send("setoption name OwnBook value false");
     let position = AnyPosition::start(Variant::Othello)
         .play_line(["f5", "d6", "c3", "d3", "c4"])
         .unwrap();
@@ -888,6 +890,8 @@ fn multipv_with_two_threads() {
 #[test]
 fn bestmove_names_the_reply_to_ponder_on() {
     let mut e = Orca::ugi();
+    // Searched, not answered from the opening book.
+    e.send("setoption name OwnBook value false");
     e.send("position startpos moves f5");
     e.send("go depth 5");
     let lines = e.until("bestmove");
@@ -986,6 +990,8 @@ fn ponder_ponderhit_and_stop_give_one_bestmove_each() {
 #[test]
 fn ponderhit_then_the_clock_applies_and_stop_ends_it() {
     let mut e = Orca::ugi();
+    // Searched, not answered from the opening book.
+    e.send("setoption name OwnBook value false");
     e.send("position startpos moves f5 d6 c3");
     e.send("go ponder movetime 3000");
     std::thread::sleep(Duration::from_secs(4));
