@@ -3,7 +3,7 @@
 //! cutoff), the principal-variation search, and what they store.
 
 use super::ordering::Item;
-use super::parallel::{BusyTable, MAX_DEFERRED, SPLIT_EMPTIES};
+use super::parallel::{BusyTable, Deferred, SPLIT_EMPTIES};
 use super::probcut::PROBCUT_EMPTIES;
 use super::settings::EVAL_ORDER_EMPTIES;
 use super::{Discs, INF, Solver, Value, list_slot};
@@ -244,26 +244,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         let mut best_move = MoveCode::NONE;
         let mut searched = 0;
         let busy = self.busy.filter(|_| SHARED);
-        let mut deferred = [Item::default(); MAX_DEFERRED];
-        let (mut n_deferred, mut retried) = (0, 0);
-        loop {
-            let (item, is_retry) = match self.lists[slot].next() {
-                Some(item) => (item, false),
-                None if SHARED && retried < n_deferred => {
-                    retried += 1;
-                    (deferred[retried - 1], true)
-                }
-                None => break,
-            };
+        let mut deferred = Deferred::new();
+        while let Some((item, retried)) = deferred.next(self.lists[slot].next()) {
             let tag = BusyTable::tag(item.child_key, self.level);
-            if let Some(busy) = busy
-                && searched > 0
-                && !is_retry
-                && n_deferred < MAX_DEFERRED
-                && busy.is_busy(tag)
-            {
-                deferred[n_deferred] = item;
-                n_deferred += 1;
+            if deferred.put_off(busy, tag, item, searched, retried) {
                 continue;
             }
             if searched == 1 && expect_cut {
@@ -344,26 +328,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         // A parallel solve defers the moves another thread is searching, as
         // at null-window nodes (`nws_moves`).
         let busy = self.busy.filter(|_| empties >= SPLIT_EMPTIES);
-        let mut deferred = [Item::default(); MAX_DEFERRED];
-        let (mut n_deferred, mut retried) = (0, 0);
-        loop {
-            let (item, is_retry) = match self.lists[slot].next() {
-                Some(item) => (item, false),
-                None if retried < n_deferred => {
-                    retried += 1;
-                    (deferred[retried - 1], true)
-                }
-                None => break,
-            };
+        let mut deferred = Deferred::new();
+        while let Some((item, retried)) = deferred.next(self.lists[slot].next()) {
             let tag = BusyTable::tag(item.child_key, self.level);
-            if let Some(busy) = busy
-                && searched > 0
-                && !is_retry
-                && n_deferred < MAX_DEFERRED
-                && busy.is_busy(tag)
-            {
-                deferred[n_deferred] = item;
-                n_deferred += 1;
+            if deferred.put_off(busy, tag, item, searched, retried) {
                 continue;
             }
             let first = searched == 0;

@@ -24,6 +24,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use super::ordering::Item;
 use super::{Discs, Solver};
 use crate::eval::Evaluator;
 use crate::game::{Board, Othello};
@@ -87,6 +88,59 @@ impl BusyTable {
         let _ = self
             .slot(tag)
             .compare_exchange(tag, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+/// The moves of one node put off because another thread was searching them,
+/// taken up again once the node's other moves are done.
+pub(super) struct Deferred {
+    items: [Item; MAX_DEFERRED],
+    len: usize,
+    retried: usize,
+}
+
+impl Deferred {
+    pub(super) fn new() -> Self {
+        Deferred {
+            items: [Item::default(); MAX_DEFERRED],
+            len: 0,
+            retried: 0,
+        }
+    }
+
+    /// The node's next move: `fresh` (the next of its list) while there is
+    /// one, then the moves put off; with whether it is one taken up again.
+    #[inline(always)]
+    pub(super) fn next(&mut self, fresh: Option<Item>) -> Option<(Item, bool)> {
+        match fresh {
+            Some(item) => Some((item, false)),
+            None if self.retried < self.len => {
+                self.retried += 1;
+                Some((self.items[self.retried - 1], true))
+            }
+            None => None,
+        }
+    }
+
+    /// Puts `item` (of tag `tag`) off if another thread is searching it,
+    /// past the node's first move and never twice; true if it did.
+    #[inline(always)]
+    pub(super) fn put_off(
+        &mut self,
+        busy: Option<&BusyTable>,
+        tag: u64,
+        item: Item,
+        searched: usize,
+        retried: bool,
+    ) -> bool {
+        let put_off = busy.is_some_and(|busy| {
+            searched > 0 && !retried && self.len < MAX_DEFERRED && busy.is_busy(tag)
+        });
+        if put_off {
+            self.items[self.len] = item;
+            self.len += 1;
+        }
+        put_off
     }
 }
 
