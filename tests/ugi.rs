@@ -233,7 +233,10 @@ fn movetime_is_respected() {
     e.send("setoption name OwnBook value false");
     for moves in ["", " moves f5 d6 c3 d3 c4"] {
         e.send(&format!("position startpos{moves}"));
-        let sent = e.send("go movetime 100");
+        // Taken before the write, so that a late return of `send` on a busy
+        // machine cannot shorten the time measured.
+        let sent = Instant::now();
+        e.send("go movetime 100");
         let (at, _) = e.wait_for("bestmove");
         let took = at.duration_since(sent);
         // Precision is `orca bench timing`'s job: a busy machine delays the
@@ -925,6 +928,8 @@ fn lines_for(e: &Orca, span: Duration) -> Vec<String> {
 #[test]
 fn ponder_ponderhit_and_stop_give_one_bestmove_each() {
     let mut e = Orca::ugi();
+    // Searched, not answered from the opening book.
+    e.send("setoption name OwnBook value false");
     error_only(&mut e, "ponderhit");
     error_only(&mut e, "setoption name Ponder value maybe");
     e.send("setoption name Ponder value true");
@@ -937,7 +942,9 @@ fn ponder_ponderhit_and_stop_give_one_bestmove_each() {
         quiet.iter().all(|l| !l.starts_with("bestmove")),
         "{quiet:?}"
     );
-    let hit = e.send("ponderhit");
+    // Taken before the write: an answer may be read before `send` returns.
+    let hit = Instant::now();
+    e.send("ponderhit");
     let (at, line) = e.wait_for("bestmove");
     assert!(at > hit);
     assert!(at.duration_since(hit) < Duration::from_secs(10), "{line}");
