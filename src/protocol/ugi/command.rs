@@ -284,11 +284,8 @@ enum Limit {
     Nodes(u64),
 }
 
-/// Every keyword of `go`: the words that end a `searchmoves` list.
-const GO_KEYS: [&str; 15] = [
-    "infinite",
-    "ponder",
-    "searchmoves",
+/// The keywords of `go` that take a number (UCI's names for the clocks too).
+const NUMBER_KEYS: [&str; 12] = [
     "p1time",
     "btime",
     "p2time",
@@ -303,6 +300,12 @@ const GO_KEYS: [&str; 15] = [
     "nodes",
 ];
 
+/// Whether `name` (lower case) is a keyword of `go`: the words that end a
+/// `searchmoves` list.
+fn is_go_key(name: &str) -> bool {
+    matches!(name, "infinite" | "ponder" | "searchmoves") || NUMBER_KEYS.contains(&name)
+}
+
 /// `infinite`, `ponder`, `searchmoves` and its moves, or a key and its number (UCI's names for the clocks too).
 fn limit(input: &str) -> Parsed<'_, Limit> {
     const COMMAND: &str = "go";
@@ -316,28 +319,12 @@ fn limit(input: &str) -> Parsed<'_, Limit> {
     }
     if name == "searchmoves" {
         // The moves: every word up to the next keyword of `go`.
-        let (input, moves) = many0(verify(word, |w: &str| {
-            !GO_KEYS.contains(&w.to_ascii_lowercase().as_str())
-        }))
-        .parse(input)?;
+        let (input, moves) =
+            many0(verify(word, |w: &str| !is_go_key(&w.to_ascii_lowercase()))).parse(input)?;
         let moves = moves.into_iter().map(str::to_string).collect();
         return Ok((input, Limit::SearchMoves(moves)));
     }
-    let known = [
-        "p1time",
-        "btime",
-        "p2time",
-        "wtime",
-        "p1inc",
-        "binc",
-        "p2inc",
-        "winc",
-        "movestogo",
-        "movetime",
-        "depth",
-        "nodes",
-    ];
-    if !known.contains(&name.as_str()) {
+    if !NUMBER_KEYS.contains(&name.as_str()) {
         return fail(CommandError::Unexpected {
             command: COMMAND,
             token: key.to_string(),
