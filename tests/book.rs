@@ -298,6 +298,13 @@ fn show_stats_and_add() {
     assert!(err.starts_with("orca book: 'a1': "), "{err}");
     let (_, out, _) = orca(&["book", "show", "f5f4g3"]);
     assert!(out.ends_with("not in the book\n"), "{out}");
+    // A file of move lists (an openings file) is read line by line.
+    let dir = scratch("stats");
+    let lists = dir.join("lines.txt");
+    std::fs::write(&lists, "# two lines\nf5d6c3d3c4\nf5f4g3  # off book\n").unwrap();
+    let (status, out, err) = orca(&["book", "stats", "--games", lists.to_str().unwrap()]);
+    assert_eq!(status, 0, "{err}");
+    assert!(out.contains("\ngames 2: "), "{out}");
 
     let dir = scratch("add");
     let (tiny, _) = tiny_book(&dir, "tiny.book");

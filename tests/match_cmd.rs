@@ -251,6 +251,27 @@ fn reversed_clock_match_in_every_protocol() {
                 .iter()
                 .all(|g| g.property("TI") == Some("0:01/0:00.02"))
         );
+        // Without --openings a reversed match plays the reversed set.
+        assert!(
+            text(&output.stderr).contains("data/openings/reversed-6.txt (built in)"),
+            "{proto}: {}",
+            text(&output.stderr)
+        );
+        let first = orca::referee::openings::builtin(Variant::Reversed)
+            .0
+            .lines()
+            .find(|l| !l.starts_with('#'))
+            .and_then(|l| l.split_whitespace().next())
+            .unwrap();
+        for game in &games {
+            let played: String = game
+                .moves
+                .iter()
+                .take(6)
+                .map(|m| m.mv.to_string())
+                .collect();
+            assert_eq!(played, first, "{proto}");
+        }
     }
 }
 
@@ -650,6 +671,42 @@ fn ctrl_c_stops_the_match_and_every_engine() {
         "{}",
         text(&output.stdout)
     );
+}
+
+#[test]
+fn reversed_openings_are_searched_balanced_and_sorted() {
+    let output = Command::new(ORCA)
+        .args(["openings", "--variant", "reversed", "--plies", "4"])
+        .args(["--depth", "4", "--max-abs-score", "3", "--hash", "16"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let made = text(&output.stdout);
+    assert!(made.contains("# Made with: orca openings --variant reversed --plies 4 --depth 4"));
+    let values: Vec<f64> = made
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let moves = l.split_whitespace().next().unwrap();
+            assert_eq!(moves.len(), 8, "{l}");
+            l.split("value").nth(1).unwrap().trim().parse().unwrap()
+        })
+        .collect();
+    assert!(values.len() > 5, "{made}");
+    assert!(values.iter().all(|v| v.abs() <= 3.0));
+    assert!(
+        values.windows(2).all(|w| w[0].abs() <= w[1].abs()),
+        "{made}"
+    );
+    // The file reads back as openings of the game.
+    let openings = orca::referee::openings::parse(&made, Variant::Reversed).unwrap();
+    assert_eq!(openings.len(), values.len());
+    // Tic-tac-toe has none.
+    let output = Command::new(ORCA)
+        .args(["openings", "--variant", "tictactoe"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
 }
 
 #[test]

@@ -367,7 +367,8 @@ fn book_exit(book: &Book, line: &[Move]) -> usize {
     line.len() + 1
 }
 
-/// The games of one `add` argument: a GGF or WTHOR file, or a move list.
+/// The games of one `add` argument: a GGF or WTHOR file, a file of move
+/// lists (one a line), or a move list.
 fn read_games(arg: &str, variant: Variant) -> Result<Vec<Vec<Move>>, String> {
     let path = Path::new(arg);
     if path.is_dir() {
@@ -395,6 +396,18 @@ fn read_games(arg: &str, variant: Variant) -> Result<Vec<Vec<Move>>, String> {
                 lines.push(game.moves.iter().map(|m| m.mv).collect());
             }
             rest = &rest[end..];
+        }
+        // No GGF record: a file of move lists, one a line, as openings files
+        // hold them.
+        if lines.is_empty() && !text.contains("(;") {
+            let openings = orca::referee::openings::parse(&text, variant)
+                .map_err(|e| format!("{arg}: {e}"))?;
+            lines.extend(
+                openings
+                    .into_iter()
+                    .filter(|o| o.from_start())
+                    .map(|o| o.moves),
+            );
         }
         return Ok(lines);
     }

@@ -13,7 +13,7 @@ use clap::Args;
 use orca::game::{Color, Variant};
 use orca::play::{ggf_date, parse_movetime};
 use orca::referee::game::{Forfeit, Termination};
-use orca::referee::openings::{self, BUILTIN, BUILTIN_NAME};
+use orca::referee::openings;
 use orca::referee::stats::Sprt;
 use orca::referee::{
     Ending, EngineSpec, GameResult, MatchConfig, Tally, TimeControl, check_variant,
@@ -35,7 +35,7 @@ pub struct MatchArgs {
     variant: Variant,
     /// Openings file: move lists (f5d6c3...) or OBF positions, one a line,
     /// each played twice with colours swapped [default: the built-in
-    /// data/openings/balanced-8.txt].
+    /// data/openings/balanced-8.txt, for reversed data/openings/reversed-6.txt].
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
     /// Games to play (pairs of games share an opening).
@@ -79,7 +79,10 @@ pub fn run(args: &MatchArgs) -> i32 {
         return 2;
     }
     let (openings_text, openings_name) = match &args.openings {
-        None => (BUILTIN.to_string(), BUILTIN_NAME.to_string()),
+        None => {
+            let (text, name) = openings::builtin(args.variant);
+            (text.to_string(), name.to_string())
+        }
         Some(path) => match std::fs::read_to_string(path) {
             Ok(text) => (text, path.display().to_string()),
             Err(e) => {

@@ -12,6 +12,9 @@
 //! positions after 8 moves of the WTHOR games (positions equal under a board
 //! symmetry counted once) whose games have a mean theoretical score close to
 //! even: the database's perfect-play score, from 22 or more empty squares on.
+//! Reversed Othello has no such games: its set (`data/openings/reversed-6.txt`)
+//! holds the distinct positions after 6 moves that a search values close to
+//! even.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -26,6 +29,23 @@ pub const BUILTIN: &str = include_str!("../../data/openings/balanced-8.txt");
 
 /// The name of the shipped set in messages.
 pub const BUILTIN_NAME: &str = "data/openings/balanced-8.txt (built in)";
+
+/// The balanced openings of reversed Othello Orca ships: searched, as no
+/// database of reversed games exists ([`distinct_lines`]).
+pub const BUILTIN_REVERSED: &str = include_str!("../../data/openings/reversed-6.txt");
+
+/// The name of the shipped reversed set in messages.
+pub const BUILTIN_REVERSED_NAME: &str = "data/openings/reversed-6.txt (built in)";
+
+/// The shipped openings of `variant` and their name: the reversed set for
+/// reversed Othello, the WTHOR set otherwise.
+pub fn builtin(variant: Variant) -> (&'static str, &'static str) {
+    if variant == Variant::Reversed {
+        (BUILTIN_REVERSED, BUILTIN_REVERSED_NAME)
+    } else {
+        (BUILTIN, BUILTIN_NAME)
+    }
+}
 
 /// One opening: where the game starts and the moves played before the
 /// engines take over.
@@ -297,6 +317,56 @@ pub fn balanced<'a>(
     (found, skipped)
 }
 
+/// Every distinct position `plies` moves from the start (passes included;
+/// images under the board's symmetries count once), each with the first
+/// line reaching it in square order: the candidates of a searched openings
+/// set, for a game without a database of played games (reversed Othello).
+/// Lines that end the game sooner are left out.
+pub fn distinct_lines(plies: usize) -> Vec<Vec<Move>> {
+    fn walk(
+        board: Board,
+        line: &mut Vec<Move>,
+        plies: usize,
+        seen: &mut std::collections::HashSet<(u64, u64)>,
+        out: &mut Vec<Vec<Move>>,
+    ) {
+        if board.is_game_over() {
+            return;
+        }
+        if line.len() == plies {
+            let smallest = (0..8)
+                .map(|s| board.symmetry(s))
+                .map(|b| (b.player, b.opponent))
+                .min()
+                .expect("eight symmetries");
+            if seen.insert(smallest) {
+                out.push(line.clone());
+            }
+            return;
+        }
+        if board.moves() == 0 {
+            line.push(Move::Pass);
+            walk(board.pass(), line, plies, seen, out);
+            line.pop();
+            return;
+        }
+        for square in board.move_squares() {
+            line.push(Move::Play(square));
+            walk(board.play_unchecked(square), line, plies, seen, out);
+            line.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        Board::start(),
+        &mut Vec::with_capacity(plies),
+        plies,
+        &mut std::collections::HashSet::new(),
+        &mut out,
+    );
+    out
+}
+
 /// The same key for a position and its images under the eight symmetries.
 fn canonical(position: &Position<StandardOthello>) -> (Board, bool) {
     let board = position.state().0;
@@ -387,6 +457,31 @@ mod tests {
     }
 
     #[test]
+    fn distinct_lines_count_positions_once_up_to_symmetry() {
+        // The four first moves are images of each other; after two moves
+        // there are three positions (perpendicular, diagonal, parallel).
+        assert_eq!(distinct_lines(0), vec![Vec::<Move>::new()]);
+        assert_eq!(distinct_lines(1).len(), 1);
+        let two = distinct_lines(2);
+        assert_eq!(two.len(), 3);
+        assert_eq!(move_text(&two[0]), "d3c3");
+        // Every line is legal and reaches a different position.
+        let lines = distinct_lines(6);
+        let keys: std::collections::HashSet<_> = lines
+            .iter()
+            .map(|l| {
+                let text = move_text(l);
+                match parse(&text, Variant::Othello).unwrap()[0].position() {
+                    AnyPosition::Othello(p) => canonical(&p),
+                    _ => unreachable!(),
+                }
+            })
+            .collect();
+        assert_eq!(keys.len(), lines.len());
+        assert!(lines.len() > 500, "{}", lines.len());
+    }
+
+    #[test]
     fn the_builtin_set_is_balanced_and_legal() {
         let openings = parse(BUILTIN, Variant::Othello).unwrap();
         assert!(openings.len() >= 100, "{}", openings.len());
@@ -402,6 +497,25 @@ mod tests {
             })
             .collect();
         assert_eq!(keys.len(), openings.len(), "positions are distinct");
+    }
+
+    #[test]
+    fn the_reversed_set_is_searched_balanced_and_legal() {
+        let (text, name) = builtin(Variant::Reversed);
+        assert!(name.contains("reversed-6"));
+        let openings = parse(text, Variant::Reversed).unwrap();
+        assert!(openings.len() >= 200, "{}", openings.len());
+        let distinct = distinct_lines(6);
+        for (o, raw) in openings
+            .iter()
+            .zip(text.lines().filter(|l| !l.starts_with('#')))
+        {
+            assert!(o.from_start());
+            assert!(distinct.contains(&o.moves), "{o} is a distinct line");
+            let value: f64 = raw.split("value").nth(1).unwrap().trim().parse().unwrap();
+            assert!(value.abs() <= 2.0, "{raw}");
+        }
+        assert_eq!(builtin(Variant::Othello).0, BUILTIN);
     }
 
     fn stored(moves: &str, theoretical: u8) -> WthorGame {
