@@ -105,10 +105,7 @@ pub fn run(args: &OpeningsArgs) -> i32 {
         args.plies,
         args.max_abs_score,
         args.min_games,
-        args.out
-            .as_ref()
-            .map(|o| format!(" --out {}", o.display()))
-            .unwrap_or_default()
+        out_flag(args)
     );
     let _ = writeln!(
         text,
@@ -140,6 +137,14 @@ pub fn run(args: &OpeningsArgs) -> i32 {
         &text,
         &format!("{} openings (from {} games)", found.len(), games.len()),
     )
+}
+
+/// The `--out FILE` of the command line that made a file, if given.
+fn out_flag(args: &OpeningsArgs) -> String {
+    args.out
+        .as_ref()
+        .map(|o| format!(" --out {}", o.display()))
+        .unwrap_or_default()
 }
 
 /// Writes `text` to --out (saying `what` on stderr) or to stdout; the exit
@@ -221,10 +226,7 @@ fn searched(args: &OpeningsArgs, evaluators: Arc<Evaluators>) -> i32 {
         args.variant,
         args.plies,
         args.max_abs_score,
-        args.out
-            .as_ref()
-            .map(|o| format!(" --out {}", o.display()))
-            .unwrap_or_default()
+        out_flag(args)
     );
     let _ = writeln!(
         text,
