@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Orca, PATIENCE};
+use common::{Orca, PATIENCE, book_moves, book_notes};
 use orca::game::{AnyMove, AnyPosition, Color, Move, Square, Variant};
 
 const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
@@ -270,4 +270,131 @@ fn keep_running_survives_bad_lines() {
     assert_eq!(e.recv(), KEEP_RUNNING);
     e.close_stdin();
     assert_eq!(e.wait_exit(PATIENCE), Some(0));
+}
+
+/// Search time far beyond the patience: an answer within it came from the book.
+const LONG: &[&str] = &["botzone", "--movetime", "60s", "--hash", "8"];
+
+/// One per-turn process logging at `filter`: its answer to `history`
+/// (within the patience), its exit status and its log.
+fn per_turn(
+    args: &[&str],
+    history: &str,
+    filter: &str,
+) -> (Option<Square>, Option<i32>, Vec<String>) {
+    let mut e = Orca::start_logging_at(args, filter);
+    e.send(history);
+    let (_, line) = e
+        .recv_timeout(PATIENCE)
+        .unwrap_or_else(|| panic!("no answer to {history} within {PATIENCE:?}"));
+    let status = e.wait_exit(PATIENCE);
+    (parse_response(&line), status, e.stderr(PATIENCE))
+}
+
+/// The book is on by default: the opening is answered at once with the
+/// book's best move, as black and as white, and the info log says so.
+#[test]
+fn the_opening_comes_from_the_book_per_turn() {
+    for (history, line) in [
+        (r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#, ""),
+        (r#"{"requests":[{"x":3,"y":2}],"responses":[]}"#, "d3"),
+    ] {
+        let (answer, status, log) = per_turn(LONG, history, "info");
+        let best = book_moves(line)[0].clone();
+        assert_eq!(
+            answer.map(|sq| sq.to_string()),
+            Some(best.clone()),
+            "{log:?}"
+        );
+        assert_eq!(status, Some(0));
+        assert_eq!(book_notes(&log), [best], "{log:?}");
+    }
+}
+
+/// Keep-running mode: the first turn (a whole history) and the next (one
+/// move) are both answered from the book, from the position they lead to.
+#[test]
+fn the_opening_comes_from_the_book_keep_running() {
+    let mut args = LONG.to_vec();
+    args.push("--keep-running");
+    let mut e = Orca::start_logging_at(&args, "info");
+    e.send(r#"{"requests":[{"x":3,"y":2}],"responses":[]}"#);
+    let (_, first) = e.recv_timeout(PATIENCE).expect("a book answer at once");
+    let first = parse_response(&first).unwrap().to_string();
+    assert_eq!(first, book_moves("d3")[0]);
+    assert_eq!(e.recv(), KEEP_RUNNING);
+    // The referee answers with its own book move.
+    let line = format!("d3 {first}");
+    let reply = book_moves(&line)[0].clone();
+    let square: Square = reply.parse().unwrap();
+    e.send(&coords(Some(square)));
+    let (_, second) = e.recv_timeout(PATIENCE).expect("a book answer at once");
+    let second = parse_response(&second).unwrap().to_string();
+    assert_eq!(second, book_moves(&format!("{line} {reply}"))[0]);
+    assert_eq!(e.recv(), KEEP_RUNNING);
+    e.close_stdin();
+    assert_eq!(e.wait_exit(PATIENCE), Some(0));
+    let log = e.stderr(PATIENCE);
+    assert_eq!(book_notes(&log), [first, second], "{log:?}");
+}
+
+/// `--no-book` searches the opening: iterations in the debug log, no book
+/// note.
+#[test]
+fn no_book_searches_the_opening() {
+    let history = r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#;
+    let args = ["botzone", "--movetime", "200ms", "--hash", "8", "--no-book"];
+    let (answer, status, log) = per_turn(&args, history, "debug");
+    assert!(answer.is_some());
+    assert_eq!(status, Some(0));
+    assert!(book_notes(&log).is_empty(), "{log:?}");
+    assert!(
+        log.iter().any(|l| l.contains("] depth ")),
+        "searched: {log:?}"
+    );
+}
+
+/// A book file that is no good: one line on stderr, and the move is
+/// searched without a book.
+#[test]
+fn a_bad_book_file_is_one_line_and_play_goes_on() {
+    let missing = std::env::temp_dir().join(format!("orca-botzone-{}.book", std::process::id()));
+    let path = missing.to_str().unwrap();
+    let args = [
+        "botzone",
+        "--movetime",
+        "200ms",
+        "--hash",
+        "8",
+        "--book",
+        path,
+    ];
+    let mut e = Orca::start_logging(&args);
+    e.send(r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#);
+    let answer = parse_response(&e.recv());
+    assert!(answer.is_some());
+    assert_eq!(e.wait_exit(PATIENCE), Some(0));
+    assert_eq!(
+        e.stderr(PATIENCE),
+        [format!(
+            "orca: book {path}: no such file; playing without a book"
+        )]
+    );
+}
+
+/// `--level` plays a weaker Orca, which keeps to its own openings: the
+/// start is searched (shallow, so at once), not read from the book.
+#[test]
+fn a_level_searches_the_opening() {
+    let history = r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#;
+    let mut args = LONG.to_vec();
+    args.extend(["--level", "3"]);
+    let (answer, status, log) = per_turn(&args, history, "debug");
+    assert!(answer.is_some());
+    assert_eq!(status, Some(0));
+    assert!(book_notes(&log).is_empty(), "{log:?}");
+    assert!(
+        log.iter().any(|l| l.contains("] depth ")),
+        "searched: {log:?}"
+    );
 }

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Orca, PATIENCE};
+use common::{Orca, PATIENCE, book_moves, book_notes};
 use orca::game::{AnyMove, AnyPosition, Color, Variant};
 
 const ARGS: &[&str] = &[
@@ -176,4 +176,110 @@ fn bad_starts_exit_cleanly() {
     e.send("........");
     e.close_stdin();
     assert_eq!(e.wait_exit(PATIENCE), Some(0));
+}
+
+/// Every legal action of `position`, as the referee lists them.
+fn actions(position: &AnyPosition) -> Vec<String> {
+    let mut names = position.legal_move_names();
+    names.retain(|m| m != "pass");
+    names
+}
+
+/// Search times far beyond the patience: an answer within it came from
+/// the book.
+const LONG: &[&str] = &[
+    "codingame",
+    "--movetime",
+    "60s",
+    "--first-movetime",
+    "60s",
+    "--hash",
+    "8",
+];
+
+/// The book is on by default: as either player, the first two turns are
+/// answered at once with the book's best moves (the referee playing its own
+/// book moves), and the info log says so.
+#[test]
+fn the_opening_comes_from_the_book_as_either_player() {
+    for (id, referee_first) in [("0", false), ("1", true)] {
+        let mut e = Orca::start_logging_at(LONG, "info");
+        e.send(id);
+        e.send("8");
+        let mut line: Vec<String> = Vec::new();
+        let mut answers = Vec::new();
+        for turn in 0..2 {
+            if referee_first || turn > 0 {
+                line.push(book_moves(&line.join(" "))[0].clone());
+            }
+            let position = AnyPosition::start(Variant::Othello)
+                .play_line(line.iter().map(String::as_str))
+                .unwrap();
+            send_turn(&mut e, &position, &actions(&position));
+            let (_, answer) = e
+                .recv_timeout(PATIENCE)
+                .unwrap_or_else(|| panic!("player {id}: no answer within {PATIENCE:?}"));
+            assert_eq!(answer, book_moves(&line.join(" "))[0], "player {id}");
+            line.push(answer.clone());
+            answers.push(answer);
+        }
+        e.close_stdin();
+        assert_eq!(e.wait_exit(PATIENCE), Some(0));
+        let log = e.stderr(PATIENCE);
+        assert_eq!(book_notes(&log), answers, "{log:?}");
+    }
+}
+
+/// `--no-book` searches the opening: iterations in the debug log, no book
+/// note.
+#[test]
+fn no_book_searches_the_opening() {
+    let args = [
+        "codingame",
+        "--first-movetime",
+        "200ms",
+        "--hash",
+        "8",
+        "--no-book",
+    ];
+    let mut e = Orca::start_logging_at(&args, "debug");
+    e.send("0");
+    e.send("8");
+    let start = AnyPosition::start(Variant::Othello);
+    send_turn(&mut e, &start, &actions(&start));
+    assert!(actions(&start).contains(&e.recv()));
+    e.close_stdin();
+    assert_eq!(e.wait_exit(PATIENCE), Some(0));
+    let log = e.stderr(PATIENCE);
+    assert!(book_notes(&log).is_empty(), "{log:?}");
+    assert!(
+        log.iter().any(|l| l.contains("] depth ")),
+        "searched: {log:?}"
+    );
+}
+
+/// A book file that is no good: one line on stderr, and the turns are
+/// searched without a book.
+#[test]
+fn a_bad_book_file_is_one_line_and_play_goes_on() {
+    let missing = std::env::temp_dir().join(format!("orca-codingame-{}.book", std::process::id()));
+    let path = missing.to_str().unwrap();
+    let mut args = ARGS.to_vec();
+    args.extend(["--book", path]);
+    let mut e = Orca::start_logging(&args);
+    e.send("1");
+    e.send("8");
+    let after = AnyPosition::start(Variant::Othello)
+        .play_line(["f5"])
+        .unwrap();
+    send_turn(&mut e, &after, &actions(&after));
+    assert!(actions(&after).contains(&e.recv()));
+    e.close_stdin();
+    assert_eq!(e.wait_exit(PATIENCE), Some(0));
+    assert_eq!(
+        e.stderr(PATIENCE),
+        [format!(
+            "orca: book {path}: no such file; playing without a book"
+        )]
+    );
 }

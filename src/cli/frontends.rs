@@ -12,11 +12,11 @@ use orca::eval::Evaluators;
 use orca::game::Variant;
 use orca::play::{DurationError, parse_duration, parse_movetime};
 use orca::protocol::ugi::MAX_MOVE_OVERHEAD_MS;
-use orca::protocol::{Output, botzone, codingame, gtp, nboard};
+use orca::protocol::{Output, SearchSettings, botzone, codingame, gtp, nboard};
 use orca::search::Selectivity;
 use orca::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 
-/// Flags both front ends share.
+/// Flags the four front ends share: their [`SearchSettings`] and evaluation.
 #[derive(Args, Debug)]
 pub struct EngineArgs {
     /// Transposition table size in megabytes.
@@ -42,6 +42,21 @@ pub struct EngineArgs {
     book: super::BookFlags,
     #[command(flatten)]
     pub(super) eval: super::EvalArgs,
+}
+
+impl EngineArgs {
+    /// The search settings of these flags; a book file that is no good is
+    /// said on stderr in one line, and the engine plays without a book.
+    fn settings(&self) -> SearchSettings {
+        SearchSettings {
+            hash_mb: self.hash,
+            overhead: Duration::from_millis(self.move_overhead),
+            selectivity: self.selectivity,
+            threads: self.threads,
+            level: self.level.and_then(orca::engine::Level::new),
+            book: self.book.settings(),
+        }
+    }
 }
 
 /// `--move-overhead` in milliseconds, within the range of the UGI
@@ -110,10 +125,7 @@ pub struct CodingameArgs {
 /// Runs a Botzone session on stdin/stdout.
 pub fn run_botzone(args: &BotzoneArgs, evaluators: Arc<Evaluators>, started: Instant) -> i32 {
     let config = botzone::Config {
-        hash_mb: args.engine.hash,
-        overhead: Duration::from_millis(args.engine.move_overhead),
-        selectivity: args.engine.selectivity,
-        threads: args.engine.threads,
+        search: args.engine.settings(),
         movetime: args.movetime,
         keep_running: args.keep_running,
     };
@@ -130,10 +142,7 @@ pub fn run_botzone(args: &BotzoneArgs, evaluators: Arc<Evaluators>, started: Ins
 /// Runs a CodinGame session on stdin/stdout.
 pub fn run_codingame(args: &CodingameArgs, evaluators: Arc<Evaluators>, started: Instant) -> i32 {
     let config = codingame::Config {
-        hash_mb: args.engine.hash,
-        overhead: Duration::from_millis(args.engine.move_overhead),
-        selectivity: args.engine.selectivity,
-        threads: args.engine.threads,
+        search: args.engine.settings(),
         movetime: args.movetime,
         first_movetime: args.first_movetime,
     };
@@ -150,12 +159,7 @@ pub fn run_codingame(args: &CodingameArgs, evaluators: Arc<Evaluators>, started:
 /// Runs an NBoard session on stdin/stdout.
 pub fn run_nboard(args: &NboardArgs, evaluators: Arc<Evaluators>) -> i32 {
     let config = nboard::Config {
-        hash_mb: args.engine.hash,
-        overhead: Duration::from_millis(args.engine.move_overhead),
-        selectivity: args.engine.selectivity,
-        threads: args.engine.threads,
-        level: args.engine.level.and_then(orca::engine::Level::new),
-        book: args.engine.book.settings(),
+        search: args.engine.settings(),
     };
     nboard::run(
         Box::new(BufReader::new(std::io::stdin())),
@@ -176,12 +180,7 @@ pub fn run_gtp(args: &GtpArgs, evaluators: Arc<Evaluators>) -> i32 {
         variant: args.variant,
         movetime,
         depth: args.depth,
-        hash_mb: args.engine.hash,
-        overhead: Duration::from_millis(args.engine.move_overhead),
-        selectivity: args.engine.selectivity,
-        threads: args.engine.threads,
-        level: args.engine.level.and_then(orca::engine::Level::new),
-        book: args.engine.book.settings(),
+        search: args.engine.settings(),
     };
     let stdin = std::io::stdin();
     gtp::run(&mut stdin.lock(), Output::stdout(), evaluators, config)

@@ -13,6 +13,10 @@
 //! sends only each new request (`{"x":X,"y":Y}`), and the table is kept
 //! between turns. A full history is accepted at any time.
 //!
+//! A position the opening book knows is answered from it at once (unless
+//! `--no-book`), in per-turn and keep-running mode alike: the book looks at
+//! the position the history leads to.
+//!
 //! Bad input is one line on stderr; the last good game is kept. In per-turn
 //! mode the process then exits with status 1 (it has no game to answer for).
 
@@ -20,13 +24,12 @@ use std::io::BufRead;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::engine::{BestMove, GoLimits, GoRequest};
+use crate::engine::BestMove;
 use crate::eval::Evaluators;
 use crate::game::{AnyMove, AnyPosition, Color, Move, Square, Variant};
 use crate::json::{self, Json};
-use crate::search::Selectivity;
 
-use super::{InputLine, Output, channel_engine, escape, read_line, search_blocking};
+use super::{InputLine, Output, SearchSettings, escape, read_line, search_blocking};
 
 /// The line that asks Botzone to keep the bot running between turns.
 pub const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
@@ -38,16 +41,10 @@ pub const DEFAULT_MOVETIME_MS: u64 = 800;
 pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
 
 /// How a Botzone session is set up (the `orca botzone` flags).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Config {
-    /// Transposition table size in megabytes.
-    pub hash_mb: usize,
-    /// Time kept in reserve for I/O.
-    pub overhead: Duration,
-    /// Selectivity of the midgame search.
-    pub selectivity: Selectivity,
-    /// Search threads.
-    pub threads: usize,
+    /// Table, threads, selectivity, level and book, as the other front ends.
+    pub search: SearchSettings,
     /// Search time of a move, counted from the request (in per-turn mode
     /// from the start of the process).
     pub movetime: Duration,
@@ -225,7 +222,7 @@ pub fn run(
     config: Config,
     started: Instant,
 ) -> i32 {
-    let (engine, reports) = match channel_engine(config.hash_mb, evaluators) {
+    let (engine, reports) = match config.search.start_engine(evaluators) {
         Ok(engine) => engine,
         Err(e) => return super::start_failed(&e),
     };
@@ -336,17 +333,9 @@ fn choose(
     if position.must_pass() {
         return None;
     }
-    let request = GoRequest {
-        position,
-        limits: GoLimits {
-            movetime: Some(config.movetime),
-            selectivity: config.selectivity,
-            threads: config.threads,
-            ..GoLimits::default()
-        },
-        received,
-        overhead: config.overhead,
-    };
+    let request = config
+        .search
+        .movetime_request(position, config.movetime, received);
     let best = search_blocking(engine, reports, request).map(|done| done.best);
     match best {
         Some(BestMove::Move(AnyMove::Othello(Move::Play(sq)))) => Some(sq),

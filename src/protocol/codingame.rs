@@ -7,19 +7,19 @@
 //! that many legal actions (`d3`); Orca answers one action within the turn's
 //! time (2000 ms the first turn, 150 ms after). The referee's list is
 //! authoritative: a move of the engine that is not in it is replaced by the
-//! first listed action. Nothing but answers goes to stdout; remarks go to
-//! stderr.
+//! first listed action. A position the opening book knows is answered from
+//! it at once (unless `--no-book`). Nothing but answers goes to stdout;
+//! remarks go to stderr.
 
 use std::io::BufRead;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::engine::{BestMove, GoLimits, GoRequest};
+use crate::engine::BestMove;
 use crate::eval::Evaluators;
 use crate::game::{AnyPosition, Color, Variant};
-use crate::search::Selectivity;
 
-use super::{InputLine, Output, channel_engine, escape, read_line, search_blocking};
+use super::{InputLine, Output, SearchSettings, escape, read_line, search_blocking};
 
 /// Search time of a turn by default (the referee allows 150 ms).
 pub const DEFAULT_MOVETIME_MS: u64 = 100;
@@ -31,16 +31,10 @@ pub const DEFAULT_FIRST_MOVETIME_MS: u64 = 1_500;
 pub const BOARD_SIZE: usize = 8;
 
 /// How a CodinGame session is set up (the `orca codingame` flags).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Config {
-    /// Transposition table size in megabytes.
-    pub hash_mb: usize,
-    /// Time kept in reserve for I/O.
-    pub overhead: Duration,
-    /// Selectivity of the midgame search.
-    pub selectivity: Selectivity,
-    /// Search threads.
-    pub threads: usize,
+    /// Table, threads, selectivity, level and book, as the other front ends.
+    pub search: SearchSettings,
     /// Search time of a turn after the first.
     pub movetime: Duration,
     /// Search time of the first turn, counted from the start of the process.
@@ -122,7 +116,7 @@ pub fn run(
         }
         None => return 0,
     }
-    let (engine, reports) = match channel_engine(config.hash_mb, evaluators) {
+    let (engine, reports) = match config.search.start_engine(evaluators) {
         Ok(engine) => engine,
         Err(e) => return super::start_failed(&e),
     };
@@ -214,17 +208,7 @@ fn choose(
     if position.is_over() || position.must_pass() {
         return actions.first().cloned();
     }
-    let request = GoRequest {
-        position,
-        limits: GoLimits {
-            movetime: Some(movetime),
-            selectivity: config.selectivity,
-            threads: config.threads,
-            ..GoLimits::default()
-        },
-        received,
-        overhead: config.overhead,
-    };
+    let request = config.search.movetime_request(position, movetime, received);
     let best = match search_blocking(engine, reports, request).map(|d| d.best) {
         Some(BestMove::Move(mv)) => Some(mv.to_string()),
         _ => None,

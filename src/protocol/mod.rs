@@ -7,7 +7,9 @@
 //! lines (and that never lets a control character through), a line reader that survives anything stdin can send (over-long
 //! lines, invalid UTF-8, `\r\n`, EOF without a newline), and the plumbing of the
 //! front ends that answer on their own thread rather than from the engine's
-//! reporter: an engine whose reports arrive on a channel, and a reader thread.
+//! reporter: an engine whose reports arrive on a channel, and a reader thread;
+//! and the search settings the front ends with command-line flags share
+//! ([`SearchSettings`]).
 
 pub mod botzone;
 pub mod codingame;
@@ -23,14 +25,18 @@ use std::io::{self, BufRead, Write};
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, unbounded};
 
 pub use error::CommandError;
 
-use crate::engine::{Engine, Report, StartError};
+use crate::book::BookSettings;
+use crate::engine::{DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Level, Report, StartError};
 use crate::eval::Evaluators;
-use crate::game::{AnyMove, UnknownName};
+use crate::game::{AnyMove, AnyPosition, UnknownName};
+use crate::search::Selectivity;
+use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 
 /// The text protocols: the ones Orca speaks on stdin/stdout, and the ones
 /// the referee of `orca match` drives engines with.
@@ -229,9 +235,92 @@ pub fn channel_engine(
     Ok((engine, receiver))
 }
 
+/// The search settings of the front ends started with flags (NBoard, GTP,
+/// Botzone, CodinGame): the engine options UGI sets with `setoption`.
+#[derive(Clone, Debug)]
+pub struct SearchSettings {
+    /// Transposition table size in megabytes.
+    pub hash_mb: usize,
+    /// Time kept in reserve for I/O on every timed search.
+    pub overhead: Duration,
+    /// Selectivity of the Othello midgame search.
+    pub selectivity: Selectivity,
+    /// Search threads of one search.
+    pub threads: usize,
+    /// A playing strength below the full one (`--level`).
+    pub level: Option<Level>,
+    /// The opening book.
+    pub book: BookSettings,
+}
+
+impl Default for SearchSettings {
+    fn default() -> SearchSettings {
+        SearchSettings {
+            hash_mb: DEFAULT_HASH_MB,
+            overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            selectivity: Selectivity::DEFAULT,
+            threads: 1,
+            level: None,
+            book: BookSettings::default(),
+        }
+    }
+}
+
+impl SearchSettings {
+    /// Puts these settings into `limits`: selectivity, threads, level and
+    /// the book, the engine options of every search a front end starts.
+    pub fn apply(&self, limits: &mut GoLimits) {
+        limits.selectivity = self.selectivity;
+        limits.threads = self.threads;
+        limits.level = self.level;
+        limits.book = self.book.enabled;
+        limits.book_randomness = self.book.randomness;
+    }
+
+    /// The request of one move searched `movetime` at most, counted from
+    /// `received` (Botzone's and CodinGame's turns); a position the book
+    /// knows is answered from it at once.
+    pub fn movetime_request(
+        &self,
+        position: AnyPosition,
+        movetime: Duration,
+        received: Instant,
+    ) -> GoRequest {
+        let mut limits = GoLimits {
+            movetime: Some(movetime),
+            ..GoLimits::default()
+        };
+        self.apply(&mut limits);
+        GoRequest {
+            position,
+            limits,
+            received,
+            overhead: self.overhead,
+        }
+    }
+
+    /// A [`channel_engine`] with this table size, playing from the book
+    /// file of these settings if one was given.
+    ///
+    /// # Errors
+    /// [`StartError`] when the engine cannot start.
+    pub fn start_engine(
+        &self,
+        evaluators: Arc<Evaluators>,
+    ) -> Result<(Engine, Receiver<Report>), StartError> {
+        let (engine, reports) = channel_engine(self.hash_mb, evaluators)?;
+        if let Some(books) = &self.book.books {
+            // A fresh engine is idle: this cannot be refused.
+            let _ = engine.set_books(books.clone());
+        }
+        Ok((engine, reports))
+    }
+}
+
 /// Runs one search to its end and returns its `Done`, for the front ends
 /// that answer one request at a time (Botzone, CodinGame, game analysis);
-/// the iteration reports go to the debug log. `None` if the engine refuses
+/// the iteration reports go to the debug log, the notes (a book move:
+/// `book f5 value 0 depth 16`) to the info log. `None` if the engine refuses
 /// the search (busy) or is gone.
 pub fn search_blocking(
     engine: &Engine,
@@ -252,6 +341,7 @@ pub fn search_blocking(
                 info.nodes,
                 pv_text(&info.pv)
             ),
+            Ok(Report::Note(note)) => log::info!("{note}"),
             Ok(_) => {}
             Err(_) => return None,
         }

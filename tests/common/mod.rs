@@ -217,3 +217,28 @@ impl Drop for Orca {
         let _ = self.child.wait();
     }
 }
+
+/// The moves `orca book show` lists for the position after `moves` (moves
+/// from the start, `""` for the start), best first: the first is the one a
+/// front end with `--book-randomness 0` plays.
+pub fn book_moves(moves: &str) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_orca"))
+        .args(["book", "show", moves])
+        .output()
+        .expect("run orca book show");
+    assert!(out.status.success(), "orca book show {moves:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .skip(2)
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect()
+}
+
+/// The book notes among the lines of an engine's info log: the moves of
+/// `book <move> value <v> depth <d>`, in order.
+pub fn book_notes(log: &[String]) -> Vec<String> {
+    log.iter()
+        .filter_map(|l| l.split_once("] book "))
+        .filter_map(|(_, rest)| rest.split_whitespace().next().map(str::to_string))
+        .collect()
+}

@@ -21,20 +21,15 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
 
-use crate::book::BookSettings;
-use crate::engine::{
-    BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Report, SearchDone, StartError,
-};
+use crate::engine::{BestMove, Engine, GoLimits, GoRequest, Report, SearchDone, StartError};
 use crate::eval::Evaluators;
 use crate::game::position::LineErrorKind;
 use crate::game::square::is_pass_token;
 use crate::game::{AnyMove, AnyPosition, Color, Variant};
-use crate::search::Selectivity;
-use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use clock::GtpClock;
 use command::{COMMANDS, Command};
 
-use super::{Flow, InputLine, Output, channel_engine, pv_text};
+use super::{Flow, InputLine, Output, SearchSettings, pv_text};
 
 /// The name `name` answers.
 pub const GTP_NAME: &str = "Orca";
@@ -51,18 +46,9 @@ pub struct Config {
     pub movetime: Option<Duration>,
     /// Deepest search of every `genmove`, also under a time control.
     pub depth: Option<u32>,
-    /// Transposition table size in megabytes.
-    pub hash_mb: usize,
-    /// Time kept in reserve for I/O on every timed search.
-    pub overhead: Duration,
-    /// Selectivity of the Othello midgame search.
-    pub selectivity: Selectivity,
-    /// Search threads of every `genmove`.
-    pub threads: usize,
-    /// A playing strength below the full one (`--level`).
-    pub level: Option<crate::engine::Level>,
-    /// The opening book.
-    pub book: BookSettings,
+    /// Table, overhead, selectivity, threads, level and book of every
+    /// `genmove`.
+    pub search: SearchSettings,
 }
 
 impl Default for Config {
@@ -71,12 +57,7 @@ impl Default for Config {
             variant: Variant::Othello,
             movetime: Some(Duration::from_millis(DEFAULT_MOVETIME_MS)),
             depth: None,
-            hash_mb: DEFAULT_HASH_MB,
-            overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
-            selectivity: Selectivity::DEFAULT,
-            threads: 1,
-            level: None,
-            book: BookSettings::default(),
+            search: SearchSettings::default(),
         }
     }
 }
@@ -119,11 +100,7 @@ impl Session {
         evaluators: Arc<Evaluators>,
         config: Config,
     ) -> Result<Session, StartError> {
-        let (engine, reports) = channel_engine(config.hash_mb, evaluators)?;
-        if let Some(books) = &config.book.books {
-            // A fresh engine is idle: this cannot be refused.
-            let _ = engine.set_books(books.clone());
-        }
+        let (engine, reports) = config.search.start_engine(evaluators)?;
         Ok(Session {
             engine,
             reports,
@@ -321,7 +298,7 @@ impl Session {
             position,
             limits,
             received,
-            overhead: self.config.overhead,
+            overhead: self.config.search.overhead,
         };
         self.engine.go(request).map_err(|e| e.to_string())?;
         let done = self.wait_done()?;
@@ -335,7 +312,7 @@ impl Session {
         // The runner's clock also runs while the lines travel; the overhead
         // stands for that part, which Orca cannot time.
         self.clock
-            .charge(color, received.elapsed() + self.config.overhead);
+            .charge(color, received.elapsed() + self.config.search.overhead);
         self.history.push(self.position);
         self.position = after;
         Ok(mv.to_string())
@@ -350,11 +327,7 @@ impl Session {
             ..GoLimits::default()
         });
         limits.depth = self.config.depth;
-        limits.selectivity = self.config.selectivity;
-        limits.threads = self.config.threads;
-        limits.level = self.config.level;
-        limits.book = self.config.book.enabled;
-        limits.book_randomness = self.config.book.randomness;
+        self.config.search.apply(&mut limits);
         limits
     }
 
@@ -432,7 +405,10 @@ mod tests {
         Config {
             depth: Some(2),
             movetime: None,
-            hash_mb: 1,
+            search: SearchSettings {
+                hash_mb: 1,
+                ..SearchSettings::default()
+            },
             ..Config::default()
         }
     }

@@ -26,18 +26,13 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, select};
 
-use crate::book::BookSettings;
-use crate::engine::{
-    BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Report, SearchDone, StartError,
-};
+use crate::engine::{BestMove, Engine, GoLimits, GoRequest, Report, SearchDone, StartError};
 use crate::eval::{DISC, Evaluators};
 use crate::game::{AnyMove, AnyPosition, Color, Variant};
 use crate::ggf::GgfGame;
-use crate::search::Selectivity;
-use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use command::Command;
 
-use super::{Flow, InputLine, Output, channel_engine, escape, spawn_reader};
+use super::{Flow, InputLine, Output, SearchSettings, escape, spawn_reader};
 
 /// The name given in `set myname`.
 pub const NBOARD_NAME: &str = "Orca";
@@ -49,34 +44,12 @@ pub const PROTOCOL_VERSION: u32 = 2;
 pub const DEFAULT_DEPTH: u32 = 12;
 
 /// How an NBoard session is set up.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Config {
-    /// Transposition table size in megabytes.
-    pub hash_mb: usize,
-    /// Time kept in reserve for I/O on every timed search.
-    pub overhead: Duration,
-    /// Selectivity of the Othello midgame search (`go` and `hint`).
-    pub selectivity: Selectivity,
-    /// Search threads (`go` and `hint`).
-    pub threads: usize,
-    /// A playing strength below the full one for `go` (`--level`; hints
-    /// stay at full strength).
-    pub level: Option<crate::engine::Level>,
-    /// The opening book (`go` only: hints are analysis).
-    pub book: BookSettings,
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config {
-            hash_mb: DEFAULT_HASH_MB,
-            overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
-            selectivity: Selectivity::DEFAULT,
-            threads: 1,
-            level: None,
-            book: BookSettings::default(),
-        }
-    }
+    /// Table, overhead, selectivity and threads of every search; level and
+    /// book for `go` only (hints and analysis stay at full strength and
+    /// search).
+    pub search: SearchSettings,
 }
 
 /// A score in centi-discs as NBoard writes evaluations: discs with two
@@ -141,14 +114,8 @@ pub struct Session {
     game: GgfGame,
     position: AnyPosition,
     depth: u32,
-    overhead: Duration,
-    selectivity: Selectivity,
-    threads: usize,
-    level: Option<crate::engine::Level>,
-    /// Whether `go` answers from the book.
-    book: bool,
-    /// Book moves within this many discs of the best are drawn at random.
-    book_randomness: u32,
+    /// The settings of the command line.
+    search: SearchSettings,
     /// Some exactly while a search started here has not made its `Done` report.
     task: Option<Task>,
 }
@@ -164,11 +131,7 @@ impl Session {
         evaluators: Arc<Evaluators>,
         config: Config,
     ) -> Result<Session, StartError> {
-        let (engine, reports) = channel_engine(config.hash_mb, evaluators)?;
-        if let Some(books) = &config.book.books {
-            // A fresh engine is idle: this cannot be refused.
-            let _ = engine.set_books(books.clone());
-        }
+        let (engine, reports) = config.search.start_engine(evaluators)?;
         let start = AnyPosition::start(Variant::Othello);
         Ok(Session {
             engine,
@@ -177,12 +140,7 @@ impl Session {
             game: GgfGame::new(start),
             position: start,
             depth: DEFAULT_DEPTH,
-            overhead: config.overhead,
-            selectivity: config.selectivity,
-            threads: config.threads,
-            level: config.level,
-            book: config.book.enabled,
-            book_randomness: config.book.randomness,
+            search: config.search,
             task: None,
         })
     }
@@ -305,13 +263,9 @@ impl Session {
         }
         let mut limits = GoLimits {
             depth: Some(self.depth),
-            selectivity: self.selectivity,
-            threads: self.threads,
-            level: self.level,
-            book: self.book,
-            book_randomness: self.book_randomness,
             ..GoLimits::default()
         };
+        self.search.apply(&mut limits);
         for color in [Color::Black, Color::White] {
             let left = match self.game.time_left(color) {
                 Ok(Some(left)) => left,
@@ -333,7 +287,7 @@ impl Session {
                 position: self.position,
                 limits,
                 received,
-                overhead: self.overhead,
+                overhead: self.search.overhead,
             },
             Task::Go,
         );
@@ -391,12 +345,12 @@ impl Session {
                 position: searched,
                 limits: GoLimits {
                     depth: Some(self.depth),
-                    selectivity: self.selectivity,
-                    threads: self.threads,
+                    selectivity: self.search.selectivity,
+                    threads: self.search.threads,
                     ..GoLimits::default()
                 },
                 received: Instant::now(),
-                overhead: self.overhead,
+                overhead: self.search.overhead,
             };
             self.start_search(request, Task::Analyze { plan, negate });
             return;
@@ -414,13 +368,13 @@ impl Session {
             position: self.position,
             limits: GoLimits {
                 depth: Some(self.depth),
-                selectivity: self.selectivity,
-                threads: self.threads,
+                selectivity: self.search.selectivity,
+                threads: self.search.threads,
                 multipv: wanted,
                 ..GoLimits::default()
             },
             received,
-            overhead: self.overhead,
+            overhead: self.search.overhead,
         };
         self.start_search(request, Task::Hint { wanted });
     }
