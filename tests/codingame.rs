@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Orca, PATIENCE, book_moves, book_notes};
+use common::{Orca, PATIENCE, assert_searched, book_moves, book_notes};
 use orca::game::{AnyMove, AnyPosition, Color, Variant};
 
 const ARGS: &[&str] = &[
@@ -251,11 +251,7 @@ fn no_book_searches_the_opening() {
     e.close_stdin();
     assert_eq!(e.wait_exit(PATIENCE), Some(0));
     let log = e.stderr(PATIENCE);
-    assert!(book_notes(&log).is_empty(), "{log:?}");
-    assert!(
-        log.iter().any(|l| l.contains("] depth ")),
-        "searched: {log:?}"
-    );
+    assert_searched(&log);
 }
 
 /// A book file that is no good: one line on stderr, and the turns are

@@ -242,3 +242,13 @@ pub fn book_notes(log: &[String]) -> Vec<String> {
         .filter_map(|(_, rest)| rest.split_whitespace().next().map(str::to_string))
         .collect()
 }
+
+/// Asserts that a debug log shows a search (its iterations) and no book
+/// move.
+pub fn assert_searched(log: &[String]) {
+    assert!(book_notes(log).is_empty(), "{log:?}");
+    assert!(
+        log.iter().any(|l| l.contains("] depth ")),
+        "searched: {log:?}"
+    );
+}
