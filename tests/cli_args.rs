@@ -138,9 +138,8 @@ fn every_time_flag_reads_the_same_syntax() {
 #[test]
 fn evaluation_flags_only_where_something_is_evaluated() {
     let weights = "/nonexistent/weights.bin";
-    let misplaced: [&[&str]; 7] = [
+    let misplaced: [&[&str]; 6] = [
         &["perft", "1", "--eval", "handmade"],
-        &["openings", "--weights", weights],
         &[
             "match", "--engine", "cmd=x", "--engine", "cmd=y", "--eval", "handmade",
         ],
@@ -158,19 +157,18 @@ fn evaluation_flags_only_where_something_is_evaluated() {
         );
     }
     let help = |command: &[&str]| orca(&[command, &["--help"]].concat()).1;
-    let without: [&[&str]; 5] = [
-        &["perft"],
-        &["openings"],
-        &["match"],
-        &["bench", "timing"],
-        &["train"],
-    ];
+    let without: [&[&str]; 4] = [&["perft"], &["match"], &["bench", "timing"], &["train"]];
     for command in without {
         let out = help(command);
         assert!(!out.contains("--eval"), "{command:?}: {out}");
         assert!(!out.contains("--weights"), "{command:?}: {out}");
     }
-    let with: [&[&str]; 7] = [
+    // `openings` evaluates only when it searches (--depth, reversed).
+    let (code, _, err) = orca(&["openings", "--weights", weights]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("give --depth"), "{err}");
+    let with: [&[&str]; 8] = [
+        &["openings"],
         &[],
         &["ugi"],
         &["nboard"],

@@ -59,6 +59,11 @@ impl EvalArgs {
     fn evaluators(&self) -> Result<Arc<Evaluators>, String> {
         evaluators(self.eval, &self.weights)
     }
+
+    /// Whether the flags ask for the built-in evaluation (none given).
+    fn is_default(&self) -> bool {
+        self.eval == EvalKind::default() && self.weights.is_empty()
+    }
 }
 
 /// Evaluations of `kind`, with the trained weights of these files in place of

@@ -49,6 +49,7 @@ pub struct OpeningsArgs {
     /// Write the openings here instead of to stdout.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// The evaluation of the searches (--depth, reversed Othello).
     #[command(flatten)]
     eval: super::EvalArgs,
 }
@@ -62,7 +63,12 @@ pub fn run(args: &OpeningsArgs) -> i32 {
         eprintln!("orca openings: tic-tac-toe has no openings");
         return 2;
     }
-    if args.depth.is_some() || args.variant == Variant::Reversed {
+    let search = args.depth.is_some() || args.variant == Variant::Reversed;
+    if !search && !args.eval.is_default() {
+        eprintln!("orca openings: --eval and --weights value positions by search: give --depth");
+        return 2;
+    }
+    if search {
         return match args.eval.evaluators() {
             Ok(evaluators) => searched(args, evaluators),
             Err(e) => {
