@@ -400,4 +400,25 @@ fn edax_export_and_import_keep_the_book() {
         err,
         format!("orca book: {}: corrupt: not an Edax book\n", back.display())
     );
+    // Another Edax format version (byte 8): one line saying which.
+    let mut bytes = header;
+    bytes[8] = 5;
+    let v5 = dir.join("v5.edax.book");
+    std::fs::write(&v5, &bytes).unwrap();
+    let (status, _, err) = orca(&[
+        "book",
+        "import-edax",
+        v5.to_str().unwrap(),
+        "--out",
+        dir.join("y.book").to_str().unwrap(),
+    ]);
+    assert_eq!(status, 1);
+    assert_eq!(
+        err,
+        format!(
+            "orca book: {}: Edax book format version 5 (release 4); \
+             Orca reads version 4 (Edax 4.x)\n",
+            v5.display()
+        )
+    );
 }

@@ -59,6 +59,8 @@ pub enum BookError {
     Corrupt(String),
     /// A book format this build does not read.
     Version(u16),
+    /// An Edax book of another format version (version and release bytes).
+    EdaxVersion(u8, u8),
     /// A book of another game.
     WrongVariant {
         /// The game the book was wanted for.
@@ -82,6 +84,10 @@ impl fmt::Display for BookError {
             BookError::Version(v) => {
                 write!(f, "book format version {v}, this build reads {VERSION}")
             }
+            BookError::EdaxVersion(v, r) => write!(
+                f,
+                "Edax book format version {v} (release {r}); Orca reads version 4 (Edax 4.x)"
+            ),
             BookError::WrongVariant { expected, found } => {
                 write!(f, "a book for {found}, not {expected}")
             }
