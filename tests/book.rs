@@ -341,7 +341,28 @@ fn show_stats_and_add() {
 #[test]
 fn builds_are_reproducible_and_resume_from_the_work_file() {
     let dir = scratch("repro");
-    let (first, _) = tiny_book(&dir, "a.book");
+    let (first, err) = tiny_book(&dir, "a.book");
+    // Off a terminal, progress comes as lines; each pass ends with its
+    // count complete.
+    let passes: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("book: pass "))
+        .collect();
+    assert!(passes[0].starts_with("book: pass 1: "), "{err}");
+    assert!(
+        passes.iter().any(|l| {
+            let counts = l
+                .split(": ")
+                .nth(2)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap();
+            let (done, total) = counts.split_once('/').unwrap();
+            done == total && total.parse::<u32>().unwrap() > 0
+        }),
+        "{err}"
+    );
     let (second, _) = tiny_book(&dir, "b.book");
     let a = std::fs::read(first).unwrap();
     assert_eq!(a, std::fs::read(&second).unwrap());

@@ -18,7 +18,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::{Book, Entry, NO_MOVE, canonical};
 use crate::eval::{DISC, Evaluator, Evaluators};
@@ -85,7 +85,7 @@ struct Cache {
 impl Cache {
     /// Reads the work file (the records before any torn one) and opens it
     /// for appending; no file: valuations are kept in memory only.
-    fn open(path: Option<&Path>, log: &mut dyn FnMut(&str)) -> Result<Cache, String> {
+    fn open(path: Option<&Path>, report: &mut dyn Report) -> Result<Cache, String> {
         let mut done = HashMap::new();
         let Some(path) = path else {
             return Ok(Cache { done, file: None });
@@ -113,7 +113,7 @@ impl Cache {
             good += WORK_RECORD;
         }
         if good < bytes.len() {
-            log(&format!(
+            report.note(&format!(
                 "book: {}: ignoring {} damaged bytes at the end",
                 path.display(),
                 bytes.len() - good
@@ -127,7 +127,7 @@ impl Cache {
         file.set_len(good as u64)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         if !done.is_empty() {
-            log(&format!(
+            report.note(&format!(
                 "book: {} valuations from {}",
                 done.len(),
                 path.display()
@@ -159,6 +159,81 @@ impl Cache {
     }
 }
 
+/// How far a build has come: the positions valued in the current pass
+/// (a pass values what is new or stale; a build makes one for its lines and
+/// one or more for each deviation round).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Passes so far, this one included.
+    pub pass: u32,
+    /// Positions of this pass valued...
+    pub done: usize,
+    /// ...of this many.
+    pub total: usize,
+    /// Positions in the book so far.
+    pub positions: usize,
+    /// Valuations searched, and taken from the work file, since the start.
+    pub searched: usize,
+    /// See `searched`.
+    pub reused: usize,
+    /// Time since the build started.
+    pub elapsed: Duration,
+}
+
+/// Where a build tells how it goes: notes worth keeping, and its progress
+/// after every position valued (a progress bar on a terminal, a line now
+/// and then in a log: [`Lines`]).
+pub trait Report {
+    /// What was read, each round's result, the end.
+    fn note(&mut self, line: &str);
+    /// After every position valued.
+    fn progress(&mut self, progress: &Progress);
+}
+
+/// A [`Report`] as lines: every note, and the progress at most every two
+/// seconds and at the end of each pass.
+pub struct Lines<F: FnMut(&str)> {
+    out: F,
+    last: Instant,
+}
+
+impl<F: FnMut(&str)> Lines<F> {
+    /// Lines written by `out`.
+    pub fn new(out: F) -> Self {
+        Lines {
+            out,
+            last: Instant::now(),
+        }
+    }
+}
+
+impl<F: FnMut(&str)> Report for Lines<F> {
+    fn note(&mut self, line: &str) {
+        (self.out)(line);
+    }
+
+    fn progress(&mut self, p: &Progress) {
+        if p.done == p.total || self.last.elapsed() >= Duration::from_secs(2) {
+            self.last = Instant::now();
+            (self.out)(&progress_line(p));
+        }
+    }
+}
+
+/// One line of progress: `book: pass 2: 120/3628 valued, ...`.
+pub fn progress_line(p: &Progress) -> String {
+    format!(
+        "book: pass {}: {}/{} valued, {} positions, {} searched, {} from the work file, {:.0} s",
+        p.pass,
+        p.done,
+        p.total,
+        p.positions,
+        p.searched,
+        p.reused,
+        p.elapsed.as_secs_f64()
+    )
+}
+
 /// The book under construction, over one Othello variant's search.
 pub struct Builder<'a, const R: bool, E: Evaluator<Othello<R>>> {
     eval: &'a E,
@@ -169,8 +244,8 @@ pub struct Builder<'a, const R: bool, E: Evaluator<Othello<R>>> {
     searched: usize,
     reused: usize,
     started: Instant,
-    last_note: Instant,
-    log: &'a mut dyn FnMut(&str),
+    pass: u32,
+    report: &'a mut dyn Report,
 }
 
 /// Rounds a score in [`DISC`] units to whole discs.
@@ -189,15 +264,14 @@ impl<'a, const R: bool, E: Evaluator<Othello<R>>> Builder<'a, R, E> {
         depth: u32,
         book: Option<&Book>,
         work: Option<&Path>,
-        log: &'a mut dyn FnMut(&str),
+        report: &'a mut dyn Report,
     ) -> Result<Self, String> {
-        let cache = Cache::open(work, log)?;
+        let cache = Cache::open(work, report)?;
         let tt = TranspositionTable::try_new(TABLE_MB).map_err(|e| e.to_string())?;
         let mut nodes = HashMap::new();
         for e in book.map(Book::entries).unwrap_or_default() {
             nodes.insert(e.key(), *e);
         }
-        let now = Instant::now();
         Ok(Builder {
             eval,
             tt,
@@ -206,9 +280,9 @@ impl<'a, const R: bool, E: Evaluator<Othello<R>>> Builder<'a, R, E> {
             depth: depth.clamp(1, 40),
             searched: 0,
             reused: 0,
-            started: now,
-            last_note: now,
-            log,
+            started: Instant::now(),
+            pass: 0,
+            report,
         })
     }
 
@@ -315,22 +389,7 @@ impl<'a, const R: bool, E: Evaluator<Othello<R>>> Builder<'a, R, E> {
             e.leaf_value = discs(v.score);
             e.depth = depth;
         }
-        self.progress();
         Ok(())
-    }
-
-    fn progress(&mut self) {
-        if self.last_note.elapsed().as_secs_f64() >= 2.0 {
-            self.last_note = Instant::now();
-            let line = format!(
-                "book: {} positions, {} searched, {} from the work file, {:.0} s",
-                self.nodes.len(),
-                self.searched,
-                self.reused,
-                self.started.elapsed().as_secs_f64()
-            );
-            (self.log)(&line);
-        }
     }
 
     /// Adds canonical positions (with the games that reached them) and
@@ -377,8 +436,19 @@ impl<'a, const R: bool, E: Evaluator<Othello<R>>> Builder<'a, R, E> {
                 break;
             }
             stale.sort_unstable();
-            for (_, key) in stale {
+            self.pass += 1;
+            let total = stale.len();
+            for (done, (_, key)) in stale.into_iter().enumerate() {
                 self.value_node(key)?;
+                self.report.progress(&Progress {
+                    pass: self.pass,
+                    done: done + 1,
+                    total,
+                    positions: self.nodes.len(),
+                    searched: self.searched,
+                    reused: self.reused,
+                    elapsed: self.started.elapsed(),
+                });
             }
         }
         self.negamax();
@@ -569,7 +639,7 @@ pub fn selfplay_lines<const R: bool, E: Evaluator<Othello<R>>>(
 }
 
 /// Builds a book by `config`, the valuations kept in `work`, progress
-/// through `log`.
+/// through `report`.
 ///
 /// # Errors
 /// A source or the work file cannot be read or written.
@@ -577,11 +647,11 @@ pub fn build(
     config: &BuildConfig,
     evaluators: &Evaluators,
     work: Option<&Path>,
-    log: &mut dyn FnMut(&str),
+    report: &mut dyn Report,
 ) -> Result<Book, String> {
     match config.variant {
-        Variant::Othello => build_with(&evaluators.othello, config, work, log),
-        Variant::Reversed => build_with(&evaluators.reversed, config, work, log),
+        Variant::Othello => build_with(&evaluators.othello, config, work, report),
+        Variant::Reversed => build_with(&evaluators.reversed, config, work, report),
         Variant::TicTacToe => Err("tic-tac-toe has no book".into()),
     }
 }
@@ -590,7 +660,7 @@ fn build_with<const R: bool, E: Evaluator<Othello<R>>>(
     eval: &E,
     config: &BuildConfig,
     work: Option<&Path>,
-    log: &mut dyn FnMut(&str),
+    report: &mut dyn Report,
 ) -> Result<Book, String> {
     let mut lines = wthor_lines(&config.wthor)?;
     let games = lines.len();
@@ -603,7 +673,7 @@ fn build_with<const R: bool, E: Evaluator<Othello<R>>>(
     ));
     let mut positions = line_positions(&lines, config.plies, false);
     positions.retain(|_, n| *n >= config.min_games);
-    log(&format!(
+    report.note(&format!(
         "book: {} positions of {} games and {} self-play lines, up to ply {}, reached by {}+",
         positions.len(),
         games,
@@ -611,17 +681,17 @@ fn build_with<const R: bool, E: Evaluator<Othello<R>>>(
         config.plies,
         config.min_games
     ));
-    let mut builder = Builder::<R, E>::new(eval, config.depth, None, work, log)?;
+    let mut builder = Builder::<R, E>::new(eval, config.depth, None, work, report)?;
     builder.add(&positions)?;
     for round in 1..=config.rounds {
         let added = builder.deviate(config.window, config.deviation_plies, config.per_round)?;
         let n = builder.nodes.len();
-        (builder.log)(&format!(
+        builder.report.note(&format!(
             "book: deviation round {round}: {added} positions added, {n} in all"
         ));
     }
     let (searched, reused) = builder.counts();
-    (builder.log)(&format!(
+    builder.report.note(&format!(
         "book: done: {} positions, {searched} searches, {reused} from the work file, {:.0} s",
         builder.nodes.len(),
         builder.started.elapsed().as_secs_f64()
@@ -642,7 +712,7 @@ pub fn add_lines(
     depth: u32,
     evaluators: &Evaluators,
     work: Option<&Path>,
-    log: &mut dyn FnMut(&str),
+    report: &mut dyn Report,
 ) -> Result<Book, String> {
     fn with<const R: bool, E: Evaluator<Othello<R>>>(
         eval: &E,
@@ -651,15 +721,23 @@ pub fn add_lines(
         plies: u32,
         depth: u32,
         work: Option<&Path>,
-        log: &mut dyn FnMut(&str),
+        report: &mut dyn Report,
     ) -> Result<Book, String> {
-        let mut builder = Builder::<R, E>::new(eval, depth, Some(book), work, log)?;
+        let mut builder = Builder::<R, E>::new(eval, depth, Some(book), work, report)?;
         // The book's own positions keep the depth they were valued at.
         builder.add(&line_positions(lines, plies, true))?;
         Ok(builder.book(book.rounds()))
     }
     match book.variant() {
-        Variant::Reversed => with(&evaluators.reversed, book, lines, plies, depth, work, log),
-        _ => with(&evaluators.othello, book, lines, plies, depth, work, log),
+        Variant::Reversed => with(
+            &evaluators.reversed,
+            book,
+            lines,
+            plies,
+            depth,
+            work,
+            report,
+        ),
+        _ => with(&evaluators.othello, book, lines, plies, depth, work, report),
     }
 }

@@ -2,11 +2,15 @@
 //! ([`orca::book`]).
 
 use std::collections::BTreeMap;
+use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::{Args, Subcommand};
-use orca::book::build::{BuildConfig, add_lines, build, wthor_lines};
+use indicatif::{ProgressBar, ProgressStyle};
+use orca::book::build::{
+    BuildConfig, Lines, Progress, Report, add_lines, build, progress_line, wthor_lines,
+};
 use orca::book::{Book, edax, format};
 use orca::eval::Evaluators;
 use orca::game::{AnyPosition, Board, Move, Variant};
@@ -194,8 +198,59 @@ pub fn run(args: &BookArgs) -> i32 {
     }
 }
 
-fn log(line: &str) {
-    eprintln!("{line}");
+/// Where `build` and `add` tell how they go, on stderr: a progress bar on
+/// a terminal, lines now and then otherwise (logs, pipes, tests).
+fn reporter() -> Box<dyn Report> {
+    if std::io::stderr().is_terminal() {
+        Box::new(Bar::new())
+    } else {
+        Box::new(Lines::new(|line: &str| eprintln!("{line}")))
+    }
+}
+
+/// A progress bar of the positions valued in the current pass; the notes,
+/// and a line at the end of each pass, are printed above it.
+struct Bar {
+    bar: ProgressBar,
+    pass: u32,
+}
+
+impl Bar {
+    fn new() -> Self {
+        let bar = ProgressBar::new(0);
+        let style = ProgressStyle::with_template(
+            "{msg} {wide_bar} {pos}/{len} positions, {elapsed} elapsed, about {eta} left",
+        );
+        if let Ok(style) = style {
+            bar.set_style(style);
+        }
+        Bar { bar, pass: 0 }
+    }
+}
+
+impl Report for Bar {
+    fn note(&mut self, line: &str) {
+        self.bar.println(line);
+    }
+
+    fn progress(&mut self, p: &Progress) {
+        if p.pass != self.pass {
+            self.pass = p.pass;
+            self.bar.set_length(p.total as u64);
+            self.bar.reset_eta();
+            self.bar.set_message(format!("book: pass {}", p.pass));
+        }
+        self.bar.set_position(p.done as u64);
+        if p.done == p.total {
+            self.bar.println(progress_line(p));
+        }
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 fn run_build(args: &BuildArgs, evaluators: &Arc<Evaluators>) -> Result<(), String> {
@@ -223,7 +278,7 @@ fn run_build(args: &BuildArgs, evaluators: &Arc<Evaluators>) -> Result<(), Strin
         name.push(".work");
         PathBuf::from(name)
     });
-    let book = build(&config, evaluators, Some(&work), &mut |l| log(l))?;
+    let book = build(&config, evaluators, Some(&work), reporter().as_mut())?;
     format::save(&book, &args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!(
         "orca book: {} positions written to {}",
@@ -442,7 +497,7 @@ fn run_add(args: &AddArgs, evaluators: &Arc<Evaluators>) -> Result<(), String> {
         depth,
         evaluators,
         args.work.as_deref(),
-        &mut |l| log(l),
+        reporter().as_mut(),
     )?;
     format::save(&widened, &args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     println!(
