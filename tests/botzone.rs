@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use common::{Orca, PATIENCE, assert_searched, book_moves, book_notes};
 use orca::game::{AnyMove, AnyPosition, Color, Move, Square, Variant};
+use orca::rng::Rng;
 
 const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 
@@ -39,19 +40,6 @@ fn parse_response(line: &str) -> Option<Square> {
     Some(Square::from_coords(x as u8, y as u8).unwrap())
 }
 
-/// A small deterministic generator for the referee's own moves.
-struct Lcg(u64);
-
-impl Lcg {
-    fn pick(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
 /// How the referee reaches Orca.
 enum Mode {
     /// A new process each turn, given the whole history.
@@ -66,7 +54,7 @@ const ARGS: &[&str] = &["botzone", "--movetime", "60ms", "--hash", "8"];
 /// moves at random; every answer is checked. Returns the final position
 /// and the number of answers.
 fn play_game(orca: Color, keep_running: bool, seed: u64) -> (AnyPosition, usize) {
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     let mut mode = if keep_running {
         let mut args = ARGS.to_vec();
         args.push("--keep-running");
@@ -88,7 +76,7 @@ fn play_game(orca: Color, keep_running: bool, seed: u64) -> (AnyPosition, usize)
                 AnyMove::PASS
             } else {
                 let legal = position.legal_moves();
-                legal[rng.pick(legal.len())]
+                legal[rng.below(legal.len() as u64) as usize]
             };
             let square = match mv {
                 AnyMove::Othello(Move::Play(sq)) => Some(sq),

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use common::{Orca, PATIENCE, assert_searched, book_moves, book_notes};
 use orca::game::{AnyMove, AnyPosition, Color, Variant};
+use orca::rng::Rng;
 
 const ARGS: &[&str] = &[
     "codingame",
@@ -48,22 +49,10 @@ fn send_turn(e: &mut Orca, position: &AnyPosition, actions: &[String]) {
     }
 }
 
-struct Lcg(u64);
-
-impl Lcg {
-    fn pick(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
 /// A whole game, Orca as `orca`; a side without a move is skipped, as the
 /// referee does. Returns the final position and Orca's number of answers.
 fn play_game(orca: Color, seed: u64) -> (AnyPosition, usize) {
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     let mut e = Orca::start_logging(ARGS);
     e.send(if orca == Color::Black { "0" } else { "1" });
     e.send("8");
@@ -86,7 +75,7 @@ fn play_game(orca: Color, seed: u64) -> (AnyPosition, usize) {
             );
             position.parse_move(&answer).unwrap()
         } else {
-            legal[rng.pick(legal.len())]
+            legal[rng.below(legal.len() as u64) as usize]
         };
         position = position.play(mv).unwrap();
     }

@@ -181,12 +181,7 @@ fn hint_streams_the_best_moves_deeper_and_deeper() {
     e.send(&format!("set game {}", record("B[F5]")));
     ping(&mut e, 1);
     e.send("hint 2");
-    let lines = e.until("nodestats ");
-    let searches: Vec<(String, f64, String)> = lines
-        .iter()
-        .filter(|l| l.starts_with("search "))
-        .map(|l| parse_search(l))
-        .collect();
+    let (lines, searches) = hint_searches(&e);
     assert_eq!(
         searches.len(),
         2 * 5,
@@ -523,12 +518,7 @@ fn hint_lines_are_the_multipv_of_one_search() {
     e.send(&format!("set game {}", record("B[F5]W[D6]B[C3]")));
     ping(&mut e, 1);
     e.send("hint 3");
-    let lines = e.until("nodestats ");
-    let searches: Vec<(String, f64, String)> = lines
-        .iter()
-        .filter(|l| l.starts_with("search "))
-        .map(|l| parse_search(l))
-        .collect();
+    let (lines, searches) = hint_searches(&e);
     assert_eq!(searches.len(), 3 * 6, "{lines:?}");
     let position = AnyPosition::start(Variant::Othello)
         .play_line(["f5", "d6", "c3"])
@@ -551,4 +541,15 @@ fn hint_lines_are_the_multipv_of_one_search() {
         );
         assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
     }
+}
+
+/// The lines of a hint up to its `nodestats`, and its `search` lines parsed.
+fn hint_searches(e: &Orca) -> (Vec<String>, Vec<(String, f64, String)>) {
+    let lines = e.until("nodestats ");
+    let searches = lines
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .map(|l| parse_search(l))
+        .collect();
+    (lines, searches)
 }

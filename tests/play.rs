@@ -241,17 +241,7 @@ fn orca_plays_itself_in_each_variant_and_saves_the_record() {
                 .all(|l| l.is_ascii() && !l.contains('\x1b')),
             "plain text when piped: {transcript:#?}"
         );
-        let mut position = AnyPosition::start(variant);
-        let mut moves = Vec::new();
-        for line in &transcript {
-            if line.ends_with(" has no legal move and passes.") {
-                position = position.play_line(["pass"]).unwrap();
-                moves.push("pass".to_string());
-            } else if let Some(mv) = orca_move(line) {
-                position = position.play_line([mv]).unwrap();
-                moves.push(mv.to_string());
-            }
-        }
+        let (position, moves) = replay(&transcript, variant);
         check_game_end(&transcript, &position, &moves);
         if variant != Variant::TicTacToe {
             let saved: GgfGame = std::fs::read_to_string(&record).unwrap().parse().unwrap();
@@ -525,17 +515,7 @@ fn a_low_level_plays_varied_legal_games() {
         orca.close_stdin();
         let transcript = all_output(&orca);
         assert_eq!(orca.wait_exit(PATIENCE), Some(0));
-        let mut position = AnyPosition::start(Variant::Othello);
-        let mut moves = Vec::new();
-        for line in &transcript {
-            if line.ends_with(" has no legal move and passes.") {
-                position = position.play_line(["pass"]).unwrap();
-                moves.push("pass".to_string());
-            } else if let Some(mv) = orca_move(line) {
-                position = position.play_line([mv]).unwrap();
-                moves.push(mv.to_string());
-            }
-        }
+        let (position, moves) = replay(&transcript, Variant::Othello);
         check_game_end(&transcript, &position, &moves);
         assert!(
             transcript
@@ -552,4 +532,21 @@ fn a_low_level_plays_varied_legal_games() {
         "three level-1 games were the same: {weak:?}"
     );
     assert_eq!(game("20"), game("20"));
+}
+
+/// The game a transcript shows Orca playing from the start of `variant`:
+/// the final position and the moves, passes included.
+fn replay(transcript: &[String], variant: Variant) -> (AnyPosition, Vec<String>) {
+    let mut position = AnyPosition::start(variant);
+    let mut moves = Vec::new();
+    for line in transcript {
+        if line.ends_with(" has no legal move and passes.") {
+            position = position.play_line(["pass"]).unwrap();
+            moves.push("pass".to_string());
+        } else if let Some(mv) = orca_move(line) {
+            position = position.play_line([mv]).unwrap();
+            moves.push(mv.to_string());
+        }
+    }
+    (position, moves)
 }

@@ -186,27 +186,17 @@ fn infinite_then_stop_gives_exactly_one_bestmove() {
     std::thread::sleep(Duration::from_millis(200));
     // isready is answered in the middle of the search without stopping it.
     let before = e.sync();
-    assert!(
-        before.iter().all(|l| !l.starts_with("bestmove")),
-        "{before:?}"
-    );
+    no_bestmove(&before);
     let stopped = e.send("stop");
     let (at, _) = e.wait_for("bestmove");
     // An infinite search ends only on stop; seconds leave a busy machine slack.
     assert!(at.duration_since(stopped) < Duration::from_secs(10));
     let after = e.drain(Duration::from_millis(300));
-    assert!(
-        after.iter().all(|l| !l.starts_with("bestmove")),
-        "{after:?}"
-    );
+    no_bestmove(&after);
     // A tic-tac-toe position solved at once still waits for stop.
     e.send("setoption name Variant value tictactoe");
     e.send("go infinite");
-    assert!(
-        e.drain(Duration::from_millis(300))
-            .iter()
-            .all(|l| !l.starts_with("bestmove"))
-    );
+    no_bestmove(&e.drain(Duration::from_millis(300)));
     e.send("stop");
     e.wait_for("bestmove");
 }
@@ -220,11 +210,7 @@ fn go_during_a_search_is_refused_and_the_search_goes_on() {
     assert!(line.contains("running"), "{line}");
     e.send("stop");
     e.wait_for("bestmove");
-    assert!(
-        e.drain(Duration::from_millis(300))
-            .iter()
-            .all(|l| !l.starts_with("bestmove"))
-    );
+    no_bestmove(&e.drain(Duration::from_millis(300)));
 }
 
 #[test]
@@ -448,17 +434,11 @@ fn stop_quit_and_eof_end_a_parallel_search() {
     let mut e = Orca::ugi();
     start(&mut e);
     let before = e.sync();
-    assert!(
-        before.iter().all(|l| !l.starts_with("bestmove")),
-        "{before:?}"
-    );
+    no_bestmove(&before);
     e.send("stop");
     e.wait_for("bestmove");
     let after = e.sync();
-    assert!(
-        after.iter().all(|l| !l.starts_with("bestmove")),
-        "{after:?}"
-    );
+    no_bestmove(&after);
     // The next search runs as usual.
     assert!(!e.best_move("go depth 4").is_empty());
 
@@ -513,10 +493,7 @@ fn stop_quit_and_eof_end_a_parallel_solve() {
     let lines = e.until("bestmove");
     no_exact(&lines);
     let after = e.sync();
-    assert!(
-        after.iter().all(|l| !l.starts_with("bestmove")),
-        "{after:?}"
-    );
+    no_bestmove(&after);
     // The next search runs as usual.
     assert!(!e.best_move("go depth 4").is_empty());
 
@@ -552,10 +529,7 @@ fn game_with_threads(threads: usize) {
             .unwrap_or_else(|err| panic!("{best} after {moves:?}: {err}"));
         moves.push(best);
         let after = e.sync();
-        assert!(
-            after.iter().all(|l| !l.starts_with("bestmove")),
-            "{after:?}"
-        );
+        no_bestmove(&after);
     }
     e.send(&format!("position startpos moves {}", moves.join(" ")));
     assert_eq!(e.query("gameover"), "true");
@@ -881,11 +855,7 @@ fn multipv_with_two_threads() {
     let groups = multipv_lines(&lines);
     assert_eq!(groups.len(), 7, "{lines:?}");
     assert!(groups.iter().all(|g| g.len() == 2), "{groups:?}");
-    assert!(
-        e.drain(Duration::from_millis(300))
-            .iter()
-            .all(|l| !l.starts_with("bestmove"))
-    );
+    no_bestmove(&e.drain(Duration::from_millis(300)));
 }
 
 /// `bestmove X ponder Y`: Y is the second move of the principal variation,
@@ -938,38 +908,24 @@ fn ponder_ponderhit_and_stop_give_one_bestmove_each() {
     // the two seconds waited.
     e.send("go ponder btime 500 wtime 500");
     let quiet = lines_for(&e, Duration::from_secs(2));
-    assert!(
-        quiet.iter().all(|l| !l.starts_with("bestmove")),
-        "{quiet:?}"
-    );
+    no_bestmove(&quiet);
     // Taken before the write: an answer may be read before `send` returns.
     let hit = Instant::now();
     e.send("ponderhit");
     let (at, line) = e.wait_for("bestmove");
     assert!(at > hit);
     assert!(at.duration_since(hit) < Duration::from_secs(10), "{line}");
-    assert!(
-        e.drain(Duration::from_millis(500))
-            .iter()
-            .all(|l| !l.starts_with("bestmove"))
-    );
+    no_bestmove(&e.drain(Duration::from_millis(500)));
     // After the answer there is nothing to ponder on.
     error_only(&mut e, "ponderhit");
 
     // A ponder search that ends by itself (a depth limit) still waits.
     e.send("go ponder depth 3");
     let quiet = lines_for(&e, Duration::from_secs(1));
-    assert!(
-        quiet.iter().all(|l| !l.starts_with("bestmove")),
-        "{quiet:?}"
-    );
+    no_bestmove(&quiet);
     e.send("stop");
     e.wait_for("bestmove");
-    assert!(
-        e.drain(Duration::from_millis(500))
-            .iter()
-            .all(|l| !l.starts_with("bestmove"))
-    );
+    no_bestmove(&e.drain(Duration::from_millis(500)));
     error_only(&mut e, "ponderhit");
 
     // Stop in the middle of pondering: one answer, a legal move.
@@ -982,11 +938,7 @@ fn ponder_ponderhit_and_stop_give_one_bestmove_each() {
         .play_line(["f5", "d6"])
         .unwrap();
     assert!(position.legal_move_names().contains(&best), "{line}");
-    assert!(
-        e.drain(Duration::from_millis(500))
-            .iter()
-            .all(|l| !l.starts_with("bestmove"))
-    );
+    no_bestmove(&e.drain(Duration::from_millis(500)));
 }
 
 /// After `ponderhit` the search keeps the clock it was given, counted from
@@ -1004,31 +956,17 @@ fn ponderhit_then_the_clock_applies_and_stop_ends_it() {
     std::thread::sleep(Duration::from_secs(4));
     e.send("ponderhit");
     let quiet = lines_for(&e, Duration::from_secs(1));
-    assert!(
-        quiet.iter().all(|l| !l.starts_with("bestmove")),
-        "{quiet:?}"
-    );
+    no_bestmove(&quiet);
     e.wait_for("bestmove");
-    assert!(
-        e.drain(Duration::from_millis(500))
-            .iter()
-            .all(|l| !l.starts_with("bestmove"))
-    );
+    no_bestmove(&e.drain(Duration::from_millis(500)));
     e.send("go ponder movetime 60000");
     std::thread::sleep(Duration::from_millis(200));
     e.send("ponderhit");
     let quiet = lines_for(&e, Duration::from_secs(1));
-    assert!(
-        quiet.iter().all(|l| !l.starts_with("bestmove")),
-        "{quiet:?}"
-    );
+    no_bestmove(&quiet);
     e.send("stop");
     e.wait_for("bestmove");
-    assert!(
-        e.drain(Duration::from_millis(500))
-            .iter()
-            .all(|l| !l.starts_with("bestmove"))
-    );
+    no_bestmove(&e.drain(Duration::from_millis(500)));
 }
 
 /// `Level` below 20 plays varied moves, all legal, and a bad value keeps
@@ -1061,4 +999,13 @@ fn level_option_varies_the_moves_and_20_is_full_strength() {
     assert!(weak.iter().all(|m| legal.contains(m)), "{weak:?}");
     e.send("setoption name Level value 20");
     assert_eq!(played(&mut e), full);
+}
+
+/// Asserts that none of `lines` is a `bestmove`.
+#[track_caller]
+fn no_bestmove(lines: &[String]) {
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
 }
