@@ -75,14 +75,82 @@ enum TrainCommand {
     Fit(FitArgs),
     /// The error of the evaluation against the labels of shard files, per stage.
     Measure(MeasureArgs),
+    /// One improvement round, resumable: label positions with the current
+    /// weights, fit a candidate from them, gate it by an SPRT match against
+    /// the current weights, install it only if it passes.
+    Round(Box<super::round::RoundArgs>),
+}
+
+/// How positions are made and labelled: the settings every shard of a
+/// round shares (`orca train gen` and `orca train round`).
+#[derive(Args, Clone, Debug)]
+pub struct LabelArgs {
+    /// Which rules: othello or reversed.
+    #[arg(long, default_value = "othello")]
+    pub variant: Variant,
+    /// Seed of every random choice.
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// Solve exactly the positions with at most this many empty squares.
+    #[arg(long, default_value_t = 20)]
+    pub exact_empties: u32,
+    /// Depth of the selective midgame search labelling the earlier positions.
+    #[arg(long, default_value_t = 10)]
+    pub depth: u32,
+    /// Self-play: random opening moves, at least...
+    #[arg(long, default_value_t = 4)]
+    pub random_min: u32,
+    /// ...and at most.
+    #[arg(long, default_value_t = 20)]
+    pub random_max: u32,
+    /// Self-play: search depth of the other moves.
+    #[arg(long, default_value_t = 6)]
+    pub play_depth: u32,
+    /// Take a share of the games from these WTHOR files (standard Othello).
+    #[arg(long, value_name = "DIR")]
+    pub wthor: Option<PathBuf>,
+    /// Percent of the games taken from WTHOR when --wthor is given.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub wthor_share: u8,
+}
+
+impl LabelArgs {
+    /// The configuration of shard `shard` of `shards`.
+    pub fn config(
+        &self,
+        (shard, shards): (u32, u32),
+        positions: usize,
+        weights: Arc<Weights>,
+        threads: usize,
+    ) -> GenConfig {
+        GenConfig {
+            variant: self.variant,
+            shard,
+            shards,
+            positions,
+            seed: self.seed,
+            exact_empties: self.exact_empties,
+            depth: self.depth,
+            random_min: self.random_min,
+            random_max: self.random_max,
+            play_depth: self.play_depth,
+            wthor_share: if self.wthor.is_some() {
+                self.wthor_share
+            } else {
+                0
+            },
+            wthor: self.wthor.clone(),
+            weights,
+            threads,
+        }
+    }
 }
 
 /// Arguments of `orca train gen`.
 #[derive(Args, Debug)]
 pub struct GenArgs {
-    /// Which rules: othello or reversed.
-    #[arg(long, default_value = "othello")]
-    variant: Variant,
+    #[command(flatten)]
+    label: LabelArgs,
     /// This shard and how many there are, as I/N (0 <= I < N): shard I plays
     /// games I, N+I, 2N+I... of the seed's sequence.
     #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = parse_shard)]
@@ -91,30 +159,6 @@ pub struct GenArgs {
     /// stopped, or one given a larger number, continues the file).
     #[arg(long, default_value_t = 10_000)]
     positions: usize,
-    /// Seed of every random choice.
-    #[arg(long, default_value_t = 2026)]
-    seed: u64,
-    /// Solve exactly the positions with at most this many empty squares.
-    #[arg(long, default_value_t = 20)]
-    exact_empties: u32,
-    /// Depth of the selective midgame search labelling the earlier positions.
-    #[arg(long, default_value_t = 14)]
-    depth: u32,
-    /// Self-play: random opening moves, at least...
-    #[arg(long, default_value_t = 4)]
-    random_min: u32,
-    /// ...and at most.
-    #[arg(long, default_value_t = 20)]
-    random_max: u32,
-    /// Self-play: search depth of the other moves.
-    #[arg(long, default_value_t = 6)]
-    play_depth: u32,
-    /// Take a share of the games from these WTHOR files (standard Othello).
-    #[arg(long, value_name = "DIR")]
-    wthor: Option<PathBuf>,
-    /// Percent of the games taken from WTHOR when --wthor is given.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u8).range(0..=100))]
-    wthor_share: u8,
     /// Label with the weights of this file [default: the built-in ones].
     #[arg(long, value_name = "FILE")]
     label_weights: Option<PathBuf>,
@@ -131,37 +175,72 @@ pub struct GenArgs {
 pub struct FitArgs {
     /// Shard files (any number, in any order; concatenated ones too).
     #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
-    shards: Vec<PathBuf>,
+    pub shards: Vec<PathBuf>,
     /// Where to write the weights.
     #[arg(long, value_name = "FILE")]
-    out: PathBuf,
+    pub out: PathBuf,
     /// Add the WTHOR games of these files, labelled as `orca train` does
     /// (standard Othello).
     #[arg(long, value_name = "DIR")]
-    wthor: Option<PathBuf>,
+    pub wthor: Option<PathBuf>,
     /// Use at most this many WTHOR games [default: all].
     #[arg(long)]
-    games: Option<usize>,
+    pub games: Option<usize>,
     /// Solve exactly the positions of one WTHOR game in this many up to the
     /// shards' exact horizon (0: none); the other games' positions up to it
     /// are left out.
     #[arg(long, default_value_t = 0)]
-    exact_every: usize,
+    pub exact_every: usize,
     /// Hold out the positions of one shard game in this many (0: none).
     #[arg(long, default_value_t = 20)]
-    test_every: u64,
+    pub test_every: u64,
     /// How much a shard position counts in the fit against a WTHOR one.
     #[arg(long, default_value_t = 1.0)]
-    shard_weight: f32,
+    pub shard_weight: f32,
     /// Fitting passes per stage.
     #[arg(long, default_value_t = 60)]
-    epochs: usize,
+    pub epochs: usize,
     /// Worker threads for the WTHOR games' solves.
     #[arg(long, default_value_t = 2)]
-    threads: usize,
+    pub threads: usize,
     /// Compare with the weights of this file [default: the built-in ones].
     #[arg(long, value_name = "FILE")]
-    baseline: Option<PathBuf>,
+    pub baseline: Option<PathBuf>,
+    /// Start from these weights and pull towards them what the data says
+    /// little about: a file, or `builtin` [default: start from zero].
+    #[arg(long, value_name = "FILE|builtin")]
+    pub origin: Option<WeightsSource>,
+}
+
+/// Where weights come from: the ones built into the binary, or a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsSource {
+    /// The built-in weights of the variant.
+    Builtin,
+    /// A weights file.
+    File(PathBuf),
+}
+
+impl std::str::FromStr for WeightsSource {
+    type Err = std::convert::Infallible;
+
+    fn from_str(text: &str) -> Result<WeightsSource, Self::Err> {
+        Ok(if text == "builtin" {
+            WeightsSource::Builtin
+        } else {
+            WeightsSource::File(PathBuf::from(text))
+        })
+    }
+}
+
+impl WeightsSource {
+    /// The weights, checked to be for `variant`.
+    pub fn load(&self, variant: Variant) -> Result<Arc<Weights>, String> {
+        match self {
+            WeightsSource::Builtin => weights_for(None, variant),
+            WeightsSource::File(path) => weights_for(Some(path), variant),
+        }
+    }
 }
 
 /// Arguments of `orca train measure`.
@@ -216,6 +295,7 @@ pub fn run(args: &TrainArgs) -> i32 {
         Some(TrainCommand::Gen(a)) => return run_gen(a),
         Some(TrainCommand::Fit(a)) => return run_fit(a),
         Some(TrainCommand::Measure(a)) => return run_measure(a),
+        Some(TrainCommand::Round(a)) => return super::round::run(a),
         None => {}
     }
     if args.variant == Variant::TicTacToe {
@@ -259,18 +339,21 @@ pub fn run(args: &TrainArgs) -> i32 {
     };
     eprintln!("orca train: {config:?}");
     match fit_and_report(&config, &[], out) {
-        Ok(_) => 0,
+        Ok((_, report)) => {
+            println!("{report}{}", wrote(out));
+            0
+        }
         Err(status) => status,
     }
 }
 
-/// Fits `extra` with the pipeline of `config`, writes the weights to `out` and
-/// prints the report; the weights, or the exit status after a message.
+/// Fits `extra` with the pipeline of `config` and writes the weights to `out`;
+/// the weights and the report, or the exit status after a message.
 fn fit_and_report(
     config: &TrainConfig,
     extra: &[train::fit::Sample],
     out: &Path,
-) -> Result<Weights, i32> {
+) -> Result<(Weights, String), i32> {
     let result = train::run_with(config, extra, &mut |p| match p {
         Progress::Lines { done, total } => {
             eprint!("\rlabelling games  {} {done}/{total}", bar(done, total));
@@ -307,20 +390,18 @@ fn fit_and_report(
         eprintln!("orca train: cannot write {}: {e}", out.display());
         return Err(1);
     }
-    print_report(&report);
-    println!("wrote {} ({} bytes)", out.display(), bytes.len());
-    Ok(weights)
+    Ok((weights, report_text(&report)))
 }
 
-fn print_report(report: &TrainReport) {
-    println!(
-        "{} games, {} positions ({} solved exactly); data {:.0} s, fit {:.0} s",
+fn report_text(report: &TrainReport) -> String {
+    let mut text = format!(
+        "{} games, {} positions ({} solved exactly); data {:.0} s, fit {:.0} s\n\
+         stage | empties |  train pos |  test pos | train MAE | test MAE\n",
         report.lines, report.samples, report.exact, report.data_seconds, report.fit_seconds
     );
-    println!("stage | empties |  train pos |  test pos | train MAE | test MAE");
     for r in &report.stages {
-        println!(
-            "{:>5} | {:>3}-{:<3} | {:>10} | {:>9} | {:>9.2} | {:>8.2}",
+        text += &format!(
+            "{:>5} | {:>3}-{:<3} | {:>10} | {:>9} | {:>9.2} | {:>8.2}\n",
             r.stage,
             r.stage * 4,
             r.stage * 4 + 3,
@@ -330,10 +411,17 @@ fn print_report(report: &TrainReport) {
             r.test_mae
         );
     }
+    text
+}
+
+/// The line that says where the weights went.
+fn wrote(out: &Path) -> String {
+    let bytes = std::fs::metadata(out).map_or(0, |m| m.len());
+    format!("wrote {} ({bytes} bytes)", out.display())
 }
 
 /// Loads a weights file for `variant`, or takes the built-in weights.
-fn weights_for(path: Option<&Path>, variant: Variant) -> Result<Arc<Weights>, String> {
+pub fn weights_for(path: Option<&Path>, variant: Variant) -> Result<Arc<Weights>, String> {
     let weights = match path {
         None => Weights::builtin(variant).map_err(|e| format!("built-in weights: {e}"))?,
         Some(p) => Arc::new(Weights::load(p).map_err(|e| format!("{}: {e}", p.display()))?),
@@ -349,39 +437,22 @@ fn weights_for(path: Option<&Path>, variant: Variant) -> Result<Arc<Weights>, St
 
 /// `orca train gen`.
 fn run_gen(args: &GenArgs) -> i32 {
-    if args.variant == Variant::TicTacToe {
+    if args.label.variant == Variant::TicTacToe {
         eprintln!(
             "orca train gen: tic-tac-toe is searched to the end and has no evaluation to train"
         );
         return 2;
     }
-    let weights = match weights_for(args.label_weights.as_deref(), args.variant) {
+    let weights = match weights_for(args.label_weights.as_deref(), args.label.variant) {
         Ok(w) => w,
         Err(e) => {
             eprintln!("orca train gen: {e}");
             return 1;
         }
     };
-    let config = GenConfig {
-        variant: args.variant,
-        shard: args.shard.0,
-        shards: args.shard.1,
-        positions: args.positions,
-        seed: args.seed,
-        exact_empties: args.exact_empties,
-        depth: args.depth,
-        random_min: args.random_min,
-        random_max: args.random_max,
-        play_depth: args.play_depth,
-        wthor_share: if args.wthor.is_some() {
-            args.wthor_share
-        } else {
-            0
-        },
-        wthor: args.wthor.clone(),
-        weights,
-        threads: args.threads,
-    };
+    let config = args
+        .label
+        .config(args.shard, args.positions, weights, args.threads);
     let (i, n) = args.shard;
     let result = generate::run(&config, &args.out, &mut |p| {
         eprint!(
@@ -483,33 +554,44 @@ fn total(cells: &[(usize, f64)]) -> (usize, f64) {
 
 /// `orca train fit`.
 fn run_fit(args: &FitArgs) -> i32 {
-    let (blocks, variant) = match read_shards(&args.shards) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("orca train fit: {e}");
-            return 1;
+    match fit_shards(args, "orca train fit") {
+        Ok((report, held_out)) => {
+            println!("{report}{}", wrote(&args.out));
+            print!("{held_out}");
+            0
         }
+        Err(status) => status,
+    }
+}
+
+/// Fits the weights of `args` and writes them; the fit's report and the table
+/// of held-out errors (new against baseline), or the exit status after a
+/// message that starts with `context`.
+pub fn fit_shards(args: &FitArgs, context: &str) -> Result<(String, String), i32> {
+    let fail = |e: String| {
+        eprintln!("{context}: {e}");
+        1
     };
-    let baseline = match weights_for(args.baseline.as_deref(), variant) {
-        Ok(w) => w,
-        Err(e) => {
-            eprintln!("orca train fit: {e}");
-            return 1;
-        }
+    let (blocks, variant) = read_shards(&args.shards).map_err(fail)?;
+    let baseline = weights_for(args.baseline.as_deref(), variant).map_err(fail)?;
+    let origin = match &args.origin {
+        Some(source) => Some(source.load(variant).map_err(fail)?),
+        None => None,
     };
     if args.wthor.is_some() && variant != Variant::Othello {
-        eprintln!("orca train fit: WTHOR games are standard Othello, the shards are {variant}");
-        return 2;
+        eprintln!("{context}: WTHOR games are standard Othello, the shards are {variant}");
+        return Err(2);
     }
     if !(args.shard_weight.is_finite() && args.shard_weight > 0.0) {
-        eprintln!("orca train fit: --shard-weight must be a positive number");
-        return 2;
+        eprintln!("{context}: --shard-weight must be a positive number");
+        return Err(2);
     }
     let samples = train::shard_samples(&blocks, args.test_every, args.shard_weight);
     let mut config = TrainConfig::full(variant, PathBuf::new());
     config.wthor = args.wthor.clone();
     config.wthor_games = args.games;
     config.exact_every = args.exact_every;
+    config.origin = origin;
     // The shards label the late positions exactly: a WTHOR game's result is
     // no label there (docs/training.md).
     let horizon = blocks
@@ -524,7 +606,7 @@ fn run_fit(args: &FitArgs) -> i32 {
     config.fit.epochs = args.epochs;
     config.threads = args.threads;
     eprintln!(
-        "orca train fit: {} shard positions ({} held out), {}",
+        "{context}: {} shard positions ({} held out), {}",
         samples.len(),
         samples.iter().filter(|s| s.test).count(),
         match &config.wthor {
@@ -532,10 +614,7 @@ fn run_fit(args: &FitArgs) -> i32 {
             None => "no WTHOR games".to_string(),
         }
     );
-    let weights = match fit_and_report(&config, &samples, &args.out) {
-        Ok(w) => w,
-        Err(status) => return status,
-    };
+    let (weights, report) = fit_and_report(&config, &samples, &args.out)?;
     let boards: Vec<(Board, f64)> = samples
         .iter()
         .filter(|s| s.test)
@@ -543,11 +622,13 @@ fn run_fit(args: &FitArgs) -> i32 {
         .collect();
     let fitted = errors(&weights, boards.iter().map(|(b, t)| (b, *t)));
     let base = errors(&baseline, boards.iter().map(|(b, t)| (b, *t)));
-    println!("held-out shard positions: error of the new weights and of the baseline");
-    println!("stage | empties | positions | new MAE | baseline MAE");
+    let mut table = String::from(
+        "held-out shard positions: error of the new weights and of the baseline\n\
+         stage | empties | positions | new MAE | baseline MAE\n",
+    );
     for st in 0..STAGES {
-        println!(
-            "{:>5} | {:>3}-{:<3} | {:>9} | {:>7} | {:>12}",
+        table += &format!(
+            "{:>5} | {:>3}-{:<3} | {:>9} | {:>7} | {:>12}\n",
             st,
             st * 4,
             st * 4 + 3,
@@ -556,13 +637,13 @@ fn run_fit(args: &FitArgs) -> i32 {
             mae(base[st])
         );
     }
-    println!(
-        "  all |         | {:>9} | {:>7} | {:>12}",
+    table += &format!(
+        "  all |         | {:>9} | {:>7} | {:>12}\n",
         total(&fitted).0,
         mae(total(&fitted)),
         mae(total(&base))
     );
-    0
+    Ok((report, table))
 }
 
 /// `orca train measure`.

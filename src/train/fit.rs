@@ -3,8 +3,10 @@
 //!
 //! The model is linear (the value is the sum of the weights of the features
 //! present), so each stage is a sparse least-squares problem with a ridge term
-//! that pulls rarely seen weights towards zero: minimise
-//! `sum w_i (a_i . x - b_i)^2 + ridge |x|^2`. It is solved by conjugate
+//! that pulls rarely seen weights towards an origin: minimise
+//! `sum w_i (a_i . x - b_i)^2 + ridge |x - origin|^2`. The origin is zero for
+//! a fit from scratch, and the current weights for a training round, so that
+//! what its data says little about stays as it was. It is solved by conjugate
 //! gradients on the normal equations, preconditioned by their diagonal (how
 //! often each feature occurs): robust when features always occur together (the
 //! opening positions), and converged in a few dozen passes over the data.
@@ -132,17 +134,21 @@ fn normal_product(data: &Prepared, p: &[f64], out: &mut [f64]) {
     }
 }
 
-/// Preconditioned conjugate gradients on `(A^T W A + ridge I) x = A^T W b`.
-fn solve_stage(data: &Prepared, size: usize, config: &FitConfig) -> Vec<f32> {
+/// Preconditioned conjugate gradients on `(A^T W A + ridge I) y = A^T W (b -
+/// A origin)`; the weights are `origin + y`.
+fn solve_stage(data: &Prepared, origin: &[f32], config: &FitConfig) -> Vec<f32> {
+    let size = origin.len();
     let ridge = f64::from(config.ridge);
     let mut diagonal = vec![ridge; size];
     let mut rhs = vec![0f64; size];
     let mut offset = 0;
     for (i, &n) in data.counts.iter().enumerate() {
         let weight = f64::from(data.weights[i]);
-        for &j in &data.features[offset..offset + n as usize] {
+        let features = &data.features[offset..offset + n as usize];
+        let residual = f64::from(data.targets[i] - predict(origin, features));
+        for &j in features {
             diagonal[j as usize] += weight;
-            rhs[j as usize] += weight * f64::from(data.targets[i]);
+            rhs[j as usize] += weight * residual;
         }
         offset += n as usize;
     }
@@ -176,14 +182,19 @@ fn solve_stage(data: &Prepared, size: usize, config: &FitConfig) -> Vec<f32> {
             p[j] = z[j] + beta * p[j];
         }
     }
-    x.into_iter().map(|v| v as f32).collect()
+    x.into_iter()
+        .zip(origin)
+        .map(|(y, &o)| (f64::from(o) + y) as f32)
+        .collect()
 }
 
-/// Fits one weight set per stage for `variant` and reports the errors.
+/// Fits one weight set per stage for `variant` and reports the errors, each
+/// weight pulled towards its value in `origin` (towards zero without one).
 /// `progress` is called after each stage (for a progress bar).
 pub fn fit(
     samples: &[Sample],
     variant: Variant,
+    origin: Option<&Weights>,
     config: &FitConfig,
     progress: &mut dyn FnMut(&StageReport, f64),
 ) -> (Weights, Vec<StageReport>) {
@@ -213,7 +224,14 @@ pub fn fit(
         train.weights.extend_from_slice(&extra.weights);
         let test = prepare(&own_test, layout, 1.0);
 
-        let w = solve_stage(&train, layout.size, config);
+        let start: Vec<f32> = match origin {
+            Some(o) => o.stages[st]
+                .iter()
+                .map(|&q| f32::from(q) / SCALE as f32)
+                .collect(),
+            None => vec![0.0; layout.size],
+        };
+        let w = solve_stage(&train, &start, config);
         let report = StageReport {
             stage: st,
             train_samples: own_train.len(),
@@ -265,7 +283,7 @@ mod tests {
             epochs: 40,
             ..FitConfig::default()
         };
-        let (weights, reports) = fit(&samples, Variant::Othello, &config, &mut |_, _| {});
+        let (weights, reports) = fit(&samples, Variant::Othello, None, &config, &mut |_, _| {});
         let r = reports[stage(30)];
         assert!(r.train_samples > 0 && r.test_samples > 0);
         assert!(r.train_mae < 3.0, "{r:?}");
@@ -273,5 +291,71 @@ mod tests {
         let s = samples.iter().find(|s| s.test).unwrap();
         let value = weights.raw(&Board::new(s.player, s.opponent)) as f32 / SCALE as f32;
         assert!((value - s.target).abs() < 12.0, "{value} vs {}", s.target);
+    }
+
+    /// A fit towards an origin keeps the origin's weights wherever the data
+    /// says nothing: in stages without samples near them, and for features
+    /// that occur in none.
+    #[test]
+    fn keeps_the_origin_where_there_is_no_data() {
+        let mut rng = Rng::new(5);
+        let mut origin = Weights::zero(Variant::Othello);
+        for stage in &mut origin.stages {
+            for w in stage.iter_mut() {
+                *w = (rng.below(2001) as i32 - 1000) as i16;
+            }
+        }
+        // Positions of 28-31 empties only, the a-file always empty.
+        let mask = !0x0101_0101_0101_0101u64;
+        let mut samples = Vec::new();
+        while samples.len() < 300 {
+            let p = rng.next_u64() & mask;
+            let o = rng.next_u64() & rng.next_u64() & !p & mask;
+            if !(28..32).contains(&Board::new(p, o).empties()) {
+                continue;
+            }
+            samples.push(Sample {
+                player: p,
+                opponent: o,
+                target: 3.0,
+                test: false,
+                weight: 1.0,
+            });
+        }
+        let config = FitConfig::default();
+        let (fitted, _) = fit(
+            &samples,
+            Variant::Othello,
+            Some(&origin),
+            &config,
+            &mut |_, _| {},
+        );
+        // The samples' stage and, at a lower weight, its two neighbours learn.
+        let st = stage(30);
+        for other in (0..STAGES).filter(|&s| s.abs_diff(st) > 1) {
+            assert!(
+                fitted.stages[other] == origin.stages[other],
+                "stage {other}"
+            );
+        }
+        let layout = Layout::get();
+        let mut seen = vec![false; layout.size];
+        let mut buffer = [0u32; MAX_FEATURES];
+        for s in &samples {
+            let n = layout.features(s.player, s.opponent, &mut buffer);
+            for &f in &buffer[..n] {
+                seen[f as usize] = true;
+            }
+        }
+        let unseen = (0..layout.size).filter(|&j| !seen[j]);
+        assert!(unseen.clone().count() > 0);
+        for j in unseen {
+            assert_eq!(fitted.stages[st][j], origin.stages[st][j], "feature {j}");
+        }
+        // Where there is data, the fit moves towards it.
+        let changed = (0..layout.size)
+            .filter(|&j| seen[j] && fitted.stages[st][j] != origin.stages[st][j])
+            .count();
+        assert!(changed > 0);
     }
 }

@@ -24,8 +24,8 @@ pub mod selfplay;
 pub mod shard;
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::eval::handmade::HandmadeEval;
@@ -61,6 +61,8 @@ pub struct TrainConfig {
     pub line: LineConfig,
     /// Fitting settings.
     pub fit: FitConfig,
+    /// The weights the fit starts from and pulls towards (zero when `None`).
+    pub origin: Option<Arc<Weights>>,
     /// Seed of every random choice.
     pub seed: u64,
     /// Worker threads for labelling and self-play.
@@ -81,6 +83,7 @@ impl TrainConfig {
                 selfplay_games: 24_000,
                 line: LineConfig::default(),
                 fit: FitConfig::default(),
+                origin: None,
                 seed: 2026,
                 threads: 2,
             },
@@ -94,6 +97,7 @@ impl TrainConfig {
                 selfplay_games: 4_000,
                 line: LineConfig::default(),
                 fit: FitConfig::default(),
+                origin: None,
                 seed: 2026,
                 threads: 2,
             },
@@ -380,9 +384,13 @@ pub fn run_with(
     }
     let data_seconds = started.elapsed().as_secs_f64();
     let started = Instant::now();
-    let (weights, stages) = fit::fit(&samples, config.variant, &config.fit, &mut |r, t| {
-        progress(Progress::Stage(*r, t));
-    });
+    let (weights, stages) = fit::fit(
+        &samples,
+        config.variant,
+        config.origin.as_deref(),
+        &config.fit,
+        &mut |r, t| progress(Progress::Stage(*r, t)),
+    );
     Ok((
         weights,
         TrainReport {

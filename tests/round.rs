@@ -1,0 +1,270 @@
+//! `orca train round` in miniature, and the batch systems' manifests in
+//! `deploy/` run task by task as Kubernetes and Slurm would run them.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use orca::eval::trained::Weights;
+
+/// Small, fast labelling settings: self-play only, so the fit reads no WTHOR.
+const LABEL_FLAGS: &str = "--variant othello --depth 3 --exact-empties 10 --play-depth 2 --seed 7";
+/// A two-game gate at a short time a move, and a short fit.
+const ROUND_FLAGS: &str = "--games 2 --tc movetime=10 --epochs 3";
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("orca-round-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs a command; its exit status, stdout and stderr.
+fn output(command: &mut Command) -> (i32, String, String) {
+    let out = command.output().expect("run the command");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `orca train round` with the small settings and `extra` arguments.
+fn round(dir: &Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["train", "round"];
+    args.extend(LABEL_FLAGS.split(' '));
+    args.extend(["--shards", "3", "--positions", "120", "--dir"]);
+    args.push(dir.to_str().unwrap());
+    args.extend(extra);
+    output(Command::new(env!("CARGO_BIN_EXE_orca")).args(&args))
+}
+
+fn shard(dir: &Path, i: u32) -> Vec<u8> {
+    std::fs::read(dir.join(format!("shard-{i}-of-3.shard"))).unwrap()
+}
+
+/// The one labelling run on one machine that each manifest's tasks must equal.
+fn single_machine(name: &str) -> PathBuf {
+    let dir = temp(name);
+    let (code, _, err) = round(&dir, &["--until", "label"]);
+    assert_eq!(code, 0, "{err}");
+    dir
+}
+
+/// A directory whose `orca` is the binary under test, first on a PATH.
+fn path_with_orca(name: &str) -> String {
+    let bin = temp(name);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_orca"), bin.join("orca")).unwrap();
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// The variables the small round overrides in every manifest.
+fn overrides(round_dir: &Path) -> HashMap<String, String> {
+    HashMap::from([
+        ("LABEL_FLAGS".to_string(), LABEL_FLAGS.to_string()),
+        ("SHARDS".to_string(), "3".to_string()),
+        ("POSITIONS".to_string(), "120".to_string()),
+        ("ROUND_DIR".to_string(), round_dir.display().to_string()),
+        ("ROUND_FLAGS".to_string(), ROUND_FLAGS.to_string()),
+    ])
+}
+
+/// A Kubernetes manifest's container: its `env` (name, value) pairs and the
+/// shell command of its `args` (a folded `>-` block, joined by spaces).
+fn container(manifest: &str) -> (HashMap<String, String>, String) {
+    let lines: Vec<&str> = manifest.lines().collect();
+    let mut env = HashMap::new();
+    for pair in lines.windows(2) {
+        if let (Some(name), Some(value)) = (
+            pair[0].trim().strip_prefix("- name: "),
+            pair[1].trim().strip_prefix("value: "),
+        ) {
+            env.insert(name.to_string(), value.trim_matches('"').to_string());
+        }
+    }
+    let start = lines
+        .iter()
+        .position(|l| l.trim() == "- >-")
+        .expect("a folded command block");
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let command = lines[start + 1..]
+        .iter()
+        .take_while(|l| indent(l) > indent(lines[start]))
+        .map(|l| l.trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    (env, command)
+}
+
+fn deploy(file: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("deploy")
+        .join(file)
+}
+
+fn value_after(text: &str, key: &str) -> String {
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix(key))
+        .unwrap_or_else(|| panic!("no {key}"))
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn a_round_runs_whole_and_continues_where_it_stopped() {
+    let dir = temp("whole");
+    let (code, out, err) = round(&dir, ROUND_FLAGS.split(' ').collect::<Vec<_>>().as_slice());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("| label |"), "{out}");
+    assert!(out.contains("| gate | pairs"), "{out}");
+    assert!(out.contains("held-out shard positions"), "{out}");
+    assert_eq!(std::fs::read_to_string(dir.join("report.md")).unwrap(), out);
+    Weights::load(&dir.join("candidate.bin")).unwrap();
+    let gate = std::fs::read_to_string(dir.join("gate.txt")).unwrap();
+    assert_eq!(gate.lines().count(), 1, "{gate}");
+    let games = |dir: &Path| {
+        std::fs::read_to_string(dir.join("gate.ggf"))
+            .unwrap()
+            .lines()
+            .count()
+    };
+    assert_eq!(games(&dir), 2);
+
+    // Run again: every step's result is there, nothing is redone.
+    let candidate = std::fs::read(dir.join("candidate.bin")).unwrap();
+    let (code, again, err) = round(&dir, ROUND_FLAGS.split(' ').collect::<Vec<_>>().as_slice());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(again, out);
+    assert_eq!(games(&dir), 2);
+    assert_eq!(std::fs::read(dir.join("candidate.bin")).unwrap(), candidate);
+
+    // A gate cut off before its pair was written plays that pair again.
+    std::fs::write(dir.join("gate.txt"), "pair 0: 1").unwrap();
+    let (code, _, err) = round(&dir, ROUND_FLAGS.split(' ').collect::<Vec<_>>().as_slice());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(games(&dir), 4);
+    let gate = std::fs::read_to_string(dir.join("gate.txt")).unwrap();
+    assert!(
+        gate.ends_with('\n') && gate.starts_with("pair 0: "),
+        "{gate}"
+    );
+    assert_eq!(gate.lines().count(), 1, "{gate}");
+
+    // Other settings in the same directory are refused in one line.
+    let (code, _, err) = round(
+        &dir,
+        &["--games", "4", "--tc", "movetime=10", "--epochs", "3"],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("games=2, not games=4"), "{err}");
+}
+
+#[test]
+fn a_fit_from_the_current_weights_is_reproducible() {
+    let a = temp("fit-a");
+    let b = temp("fit-b");
+    for (dir, threads) in [(&a, "1"), (&b, "2")] {
+        let (code, _, err) = round(
+            dir,
+            &["--epochs", "3", "--until", "fit", "--threads", threads],
+        );
+        assert_eq!(code, 0, "{err}");
+    }
+    assert_eq!(
+        std::fs::read(a.join("candidate.bin")).unwrap(),
+        std::fs::read(b.join("candidate.bin")).unwrap()
+    );
+    for i in 0..3 {
+        assert_eq!(shard(&a, i), shard(&b, i));
+    }
+}
+
+#[test]
+fn kubernetes_tasks_make_the_single_machine_shards() {
+    let single = single_machine("kubernetes-single");
+    let work = temp("kubernetes");
+    let round_dir = work.join("round");
+    let path = path_with_orca("kubernetes-bin");
+    let label = std::fs::read_to_string(deploy("kubernetes/label.yaml")).unwrap();
+    let (env, command) = container(&label);
+    // The manifest's own numbers agree: one task per shard.
+    assert_eq!(value_after(&label, "completions:"), env["SHARDS"]);
+    assert!(command.contains("$JOB_COMPLETION_INDEX"), "{command}");
+    for index in 0..3 {
+        let (code, _, err) = output(
+            Command::new("sh")
+                .args(["-c", &command])
+                .current_dir(&work)
+                .envs(&env)
+                .envs(overrides(&round_dir))
+                .env("JOB_COMPLETION_INDEX", index.to_string())
+                .env("PATH", &path),
+        );
+        assert_eq!(code, 0, "task {index}: {err}");
+    }
+    for i in 0..3 {
+        assert_eq!(shard(&round_dir, i), shard(&single, i), "shard {i}");
+    }
+    // The round's Job finds the shards made and fits and gates.
+    let (env, command) =
+        container(&std::fs::read_to_string(deploy("kubernetes/round.yaml")).unwrap());
+    assert_eq!(env["SHARDS"], "16");
+    let (code, out, err) = output(
+        Command::new("sh")
+            .args(["-c", &command])
+            .current_dir(&work)
+            .envs(&env)
+            .envs(overrides(&round_dir))
+            .env("PATH", &path),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("| gate | pairs"), "{out}");
+    assert!(!err.contains("labelling shard"), "{err}");
+}
+
+#[test]
+fn slurm_array_tasks_make_the_single_machine_shards() {
+    let single = single_machine("slurm-single");
+    let work = temp("slurm");
+    let round_dir = work.join("round");
+    let path = path_with_orca("slurm-bin");
+    let script = deploy("slurm/label.sbatch");
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert_eq!(value_after(&text, "#SBATCH --array="), "0-15");
+    for index in 0..3 {
+        let (code, _, err) = output(
+            Command::new("bash")
+                .arg(&script)
+                .current_dir(&work)
+                .envs(overrides(&round_dir))
+                .env("SLURM_ARRAY_TASK_ID", index.to_string())
+                .env("SLURM_ARRAY_TASK_COUNT", "3")
+                .env("PATH", &path),
+        );
+        assert_eq!(code, 0, "task {index}: {err}");
+    }
+    for i in 0..3 {
+        assert_eq!(shard(&round_dir, i), shard(&single, i), "shard {i}");
+    }
+    let script = deploy("slurm/round.sbatch");
+    assert!(
+        std::fs::read_to_string(&script)
+            .unwrap()
+            .contains("SHARDS:-16")
+    );
+    let (code, out, err) = output(
+        Command::new("bash")
+            .arg(&script)
+            .current_dir(&work)
+            .envs(overrides(&round_dir))
+            .env("PATH", &path),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("| gate | pairs"), "{out}");
+}
