@@ -55,15 +55,17 @@ pub struct RoundArgs {
     /// Positions per shard.
     #[arg(long, default_value_t = 100_000)]
     positions: usize,
-    /// How much a shard position counts in the fit against a WTHOR game's one.
-    #[arg(long, default_value_t = 4.0)]
-    shard_weight: f32,
+
     /// Hold out the positions of one shard game in this many.
     #[arg(long, default_value_t = 20)]
     test_every: u64,
     /// Fitting passes per stage.
     #[arg(long, default_value_t = 60)]
     epochs: usize,
+    /// Ridge strength: pseudo-occurrences pulling each weight towards its
+    /// current value.
+    #[arg(long, default_value_t = 16.0)]
+    ridge: f32,
     /// The gate's time control: movetime=TIME, or MAIN+INC.
     #[arg(long, default_value = "movetime=200", allow_hyphen_values = true)]
     tc: TimeControl,
@@ -119,7 +121,7 @@ impl RoundArgs {
         format!(
             "variant={}\ncurrent={checksum:016x}\nseed={}\nexact-empties={}\ndepth={}\n\
              random={}-{}\nplay-depth={}\nwthor={wthor}\nwthor-share={}\nshards={}\n\
-             positions={}\nshard-weight={}\ntest-every={}\nepochs={}\ntc={}\ngames={}\nsprt={}\n",
+             positions={}\ntest-every={}\nepochs={}\nridge={}\ntc={}\ngames={}\nsprt={}\n",
             l.variant,
             l.seed,
             l.exact_empties,
@@ -130,9 +132,9 @@ impl RoundArgs {
             l.wthor_share,
             self.shards,
             self.positions,
-            self.shard_weight,
             self.test_every,
             self.epochs,
+            self.ridge,
             self.tc,
             self.games,
             self.sprt
@@ -328,20 +330,23 @@ fn label(args: &RoundArgs, current: &Arc<Weights>) -> Result<(), i32> {
     Ok(())
 }
 
-/// Step 2: fits the candidate from the shards (and the WTHOR games), starting
-/// from the current weights; writes `candidate.bin` and the held-out table.
+/// Step 2: fits the candidate from the shards, starting from the current
+/// weights; writes `candidate.bin` and the held-out table.
 fn fit(args: &RoundArgs, candidate: &Path) -> Result<(), i32> {
     let started = Instant::now();
     let part = candidate.with_extension("part");
     let fit_args = FitArgs {
         shards: (0..args.shards).map(|i| args.shard_path(i)).collect(),
         out: part.clone(),
-        wthor: args.label.wthor.clone(),
+        // The WTHOR games are in the shards, labelled by search: their
+        // results as labels made the fit worse (docs/training.md).
+        wthor: None,
         games: None,
         exact_every: 0,
         test_every: args.test_every,
-        shard_weight: args.shard_weight,
+        shard_weight: 1.0,
         epochs: args.epochs,
+        ridge: args.ridge,
         threads: args.threads,
         baseline: args.current.clone(),
         origin: Some(

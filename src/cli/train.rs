@@ -200,6 +200,10 @@ pub struct FitArgs {
     /// Fitting passes per stage.
     #[arg(long, default_value_t = 60)]
     pub epochs: usize,
+    /// Ridge strength: pseudo-occurrences pulling each weight towards its
+    /// origin (zero, or the --origin weights).
+    #[arg(long, default_value_t = 4.0)]
+    pub ridge: f32,
     /// Worker threads for the WTHOR games' solves.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -586,6 +590,10 @@ pub fn fit_shards(args: &FitArgs, context: &str) -> Result<(String, String), i32
         eprintln!("{context}: --shard-weight must be a positive number");
         return Err(2);
     }
+    if !(args.ridge.is_finite() && args.ridge > 0.0) {
+        eprintln!("{context}: --ridge must be a positive number");
+        return Err(2);
+    }
     let samples = train::shard_samples(&blocks, args.test_every, args.shard_weight);
     let mut config = TrainConfig::full(variant, PathBuf::new());
     config.wthor = args.wthor.clone();
@@ -604,6 +612,7 @@ pub fn fit_shards(args: &FitArgs, context: &str) -> Result<(String, String), i32
     config.selfplay_games = 0;
     drop(blocks);
     config.fit.epochs = args.epochs;
+    config.fit.ridge = args.ridge;
     config.threads = args.threads;
     eprintln!(
         "{context}: {} shard positions ({} held out), {}",
