@@ -185,86 +185,103 @@ fn a_fit_from_the_current_weights_is_reproducible() {
     }
 }
 
+/// A small round run as a batch system would run it: a working directory,
+/// the round's directory in it, `orca` on the PATH, and the shards one
+/// machine makes to compare with.
+struct Cluster {
+    work: PathBuf,
+    round_dir: PathBuf,
+    path: String,
+    single: PathBuf,
+}
+
+impl Cluster {
+    fn new(name: &str) -> Cluster {
+        let work = temp(name);
+        Cluster {
+            round_dir: work.join("round"),
+            path: path_with_orca(&format!("{name}-bin")),
+            single: single_machine(&format!("{name}-single")),
+            work,
+        }
+    }
+
+    /// Runs one task's command with the small round's variables; its
+    /// stdout and stderr, after checking it succeeded.
+    fn run(&self, what: &str, command: &mut Command) -> (String, String) {
+        let (code, out, err) = output(
+            command
+                .current_dir(&self.work)
+                .envs(overrides(&self.round_dir))
+                .env("PATH", &self.path),
+        );
+        assert_eq!(code, 0, "{what}: {err}");
+        (out, err)
+    }
+
+    /// The tasks' shards are those of one machine, byte for byte.
+    fn check_shards(&self) {
+        for i in 0..3 {
+            assert_eq!(
+                shard(&self.round_dir, i),
+                shard(&self.single, i),
+                "shard {i}"
+            );
+        }
+    }
+}
+
 #[test]
 fn kubernetes_tasks_make_the_single_machine_shards() {
-    let single = single_machine("kubernetes-single");
-    let work = temp("kubernetes");
-    let round_dir = work.join("round");
-    let path = path_with_orca("kubernetes-bin");
+    let cluster = Cluster::new("kubernetes");
     let label = std::fs::read_to_string(deploy("kubernetes/label.yaml")).unwrap();
     let (env, command) = container(&label);
     // The manifest's own numbers agree: one task per shard.
     assert_eq!(value_after(&label, "completions:"), env["SHARDS"]);
     assert!(command.contains("$JOB_COMPLETION_INDEX"), "{command}");
     for index in 0..3 {
-        let (code, _, err) = output(
+        cluster.run(
+            &format!("task {index}"),
             Command::new("sh")
                 .args(["-c", &command])
-                .current_dir(&work)
                 .envs(&env)
-                .envs(overrides(&round_dir))
-                .env("JOB_COMPLETION_INDEX", index.to_string())
-                .env("PATH", &path),
+                .env("JOB_COMPLETION_INDEX", index.to_string()),
         );
-        assert_eq!(code, 0, "task {index}: {err}");
     }
-    for i in 0..3 {
-        assert_eq!(shard(&round_dir, i), shard(&single, i), "shard {i}");
-    }
-    // The round's Job finds the shards made and fits and gates.
+    cluster.check_shards();
+    // The round's Job finds the shards made and fits and gates. (The
+    // manifest's variables come first, the small round's override them.)
     let (env, command) =
         container(&std::fs::read_to_string(deploy("kubernetes/round.yaml")).unwrap());
     assert_eq!(env["SHARDS"], "16");
-    let (code, out, err) = output(
-        Command::new("sh")
-            .args(["-c", &command])
-            .current_dir(&work)
-            .envs(&env)
-            .envs(overrides(&round_dir))
-            .env("PATH", &path),
+    let (out, err) = cluster.run(
+        "the round",
+        Command::new("sh").args(["-c", &command]).envs(&env),
     );
-    assert_eq!(code, 0, "{err}");
     assert!(out.contains("| gate | pairs"), "{out}");
     assert!(!err.contains("labelling shard"), "{err}");
 }
 
 #[test]
 fn slurm_array_tasks_make_the_single_machine_shards() {
-    let single = single_machine("slurm-single");
-    let work = temp("slurm");
-    let round_dir = work.join("round");
-    let path = path_with_orca("slurm-bin");
+    let cluster = Cluster::new("slurm");
     let script = deploy("slurm/label.sbatch");
     let text = std::fs::read_to_string(&script).unwrap();
     assert_eq!(value_after(&text, "#SBATCH --array="), "0-15");
     for index in 0..3 {
-        let (code, _, err) = output(
+        cluster.run(
+            &format!("task {index}"),
             Command::new("bash")
                 .arg(&script)
-                .current_dir(&work)
-                .envs(overrides(&round_dir))
                 .env("SLURM_ARRAY_TASK_ID", index.to_string())
-                .env("SLURM_ARRAY_TASK_COUNT", "3")
-                .env("PATH", &path),
+                .env("SLURM_ARRAY_TASK_COUNT", "3"),
         );
-        assert_eq!(code, 0, "task {index}: {err}");
     }
-    for i in 0..3 {
-        assert_eq!(shard(&round_dir, i), shard(&single, i), "shard {i}");
-    }
+    cluster.check_shards();
     let script = deploy("slurm/round.sbatch");
-    assert!(
-        std::fs::read_to_string(&script)
-            .unwrap()
-            .contains("SHARDS:-16")
-    );
-    let (code, out, err) = output(
-        Command::new("bash")
-            .arg(&script)
-            .current_dir(&work)
-            .envs(overrides(&round_dir))
-            .env("PATH", &path),
-    );
-    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert!(text.contains("SHARDS:-16"), "{text}");
+    let (out, err) = cluster.run("the round", Command::new("bash").arg(&script));
     assert!(out.contains("| gate | pairs"), "{out}");
+    assert!(!err.contains("labelling shard"), "{err}");
 }

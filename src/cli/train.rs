@@ -716,5 +716,16 @@ fn run_measure(args: &MeasureArgs) -> i32 {
         s.0,
         mae(s)
     );
+    // A value off by a factor errs without changing which move is best: the
+    // least-squares slope of the labels on the values tells scale from noise.
+    let (mut ee, mut et) = (0f64, 0f64);
+    for (board, target, _) in &records {
+        let value = f64::from(weights.evaluate(board)) / f64::from(DISC);
+        ee += value * value;
+        et += value * target;
+    }
+    if ee > 0.0 {
+        println!("labels = {:.3} x evaluation (least squares)", et / ee);
+    }
     0
 }
