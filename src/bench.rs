@@ -73,7 +73,9 @@ fn search_one<G: Searchable, E: Evaluator<G>>(
         position.state(),
         eval,
         tt,
-        &Limits::depth(depth),
+        // The depth as such: the signature and speed are the midgame
+        // search's, an early solve would swamp them.
+        &Limits::exact_depth(depth),
         &stop,
         &mut |_| {},
     );
@@ -206,7 +208,7 @@ pub fn accuracy_by_depth<E: Evaluator<crate::game::StandardOthello>>(
         let stop = AtomicBool::new(false);
         let limits = Limits {
             selectivity,
-            ..Limits::depth(max_depth)
+            ..Limits::exact_depth(max_depth)
         };
         let mut found = Vec::new();
         // The move to play after each iteration, as `think` keeps it.

@@ -7,6 +7,7 @@
 //! and exactly one [`Report::Done`] per `go`. The front end decides how reports
 //! look on the wire; the engine never prints.
 
+use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle, Thread};
@@ -181,6 +182,7 @@ impl GoLimits {
             threads: self.threads.max(1),
             multipv: self.multipv.max(1),
             searchmoves: self.searchmoves,
+            solve_early: true,
         }
     }
 
@@ -261,6 +263,8 @@ pub enum Report {
     Info(SearchInfo),
     /// A remark for the user (`info string` in UGI).
     Note(String),
+    /// The `go` is answered from the opening book (before its `Done`).
+    Book(BookNote),
     /// The search of a `go` ended; exactly one per `go`.
     Done(SearchDone),
     /// Perft finished one depth.
@@ -292,6 +296,27 @@ impl std::fmt::Display for NotPondering {
 }
 
 impl std::error::Error for NotPondering {}
+
+/// A move the opening book chose: written `book f5 value 1 depth 16`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookNote {
+    /// The move.
+    pub mv: AnyMove,
+    /// The book's value in whole discs, for the side to move.
+    pub value: i32,
+    /// The depth of the search that valued it.
+    pub depth: u8,
+}
+
+impl fmt::Display for BookNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "book {} value {} depth {}",
+            self.mv, self.value, self.depth
+        )
+    }
+}
 
 /// What the protocol thread and the worker share about a ponder search.
 #[derive(Default)]
@@ -696,10 +721,11 @@ impl Worker {
         }
         let choice = book.choose(&board, request.limits.book_randomness, &mut self.rng)?;
         let mv: AnyMove = choice.mv.into();
-        (self.report)(Report::Note(format!(
-            "book {mv} value {} depth {}",
-            choice.value, choice.depth
-        )));
+        (self.report)(Report::Book(BookNote {
+            mv,
+            value: choice.value,
+            depth: choice.depth,
+        }));
         let elapsed = request.received.elapsed();
         Some(SearchDone {
             best: BestMove::Move(mv),
@@ -725,7 +751,9 @@ impl Worker {
             return self.go_with(request, &stop);
         }
         // Pondering: the position without a clock, until `ponderhit` or
-        // `stop` (never answering by itself, even when the search ends).
+        // `stop` (never answering by itself, even when the search ends). The
+        // book is asked once, by the real search after a `ponderhit`: one
+        // choice, one note (and none for `go ponder infinite`).
         let pondering = GoRequest {
             limits: GoLimits {
                 p1time: None,
@@ -736,6 +764,7 @@ impl Worker {
                 movetime: None,
                 infinite: false,
                 ponder: false,
+                book: false,
                 ..request.limits
             },
             ..*request
@@ -834,7 +863,8 @@ impl Worker {
         if let Some(level) = level {
             limits.depth = Some(limits.depth.map_or(level.depth(), |d| d.min(level.depth())));
             limits.multipv = limits.multipv.max(Level::LINES);
-            limits.selectivity = Selectivity::DEFAULT;
+            // The level's depth is its strength: it solves only what it reaches.
+            limits.solve_early = false;
         }
         if forced.is_some() {
             // Nothing to choose, but the answer's value is shown (NBoard
@@ -962,11 +992,7 @@ mod tests {
         };
         engine.go(request(start, book)).unwrap();
         engine.wait();
-        let note = reports.lock().unwrap().iter().find_map(|r| match r {
-            Report::Note(n) => Some(n.clone()),
-            _ => None,
-        });
-        assert!(note.unwrap().starts_with("book "));
+        assert_eq!(notes(&reports).len(), 1);
         engine
             .go(request(
                 start,
@@ -982,6 +1008,71 @@ mod tests {
         assert!(done[0].info.as_ref().unwrap().depth >= 10);
         assert!(done[1].nodes > 0);
         assert_eq!(done[1].info.as_ref().unwrap().depth, 4);
+    }
+
+    /// The book's notes among `reports`.
+    fn notes(reports: &Mutex<Vec<Report>>) -> Vec<BookNote> {
+        reports
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|r| match r {
+                Report::Book(n) => Some(*n),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A ponder search asks the book once, after `ponderhit`: one note, and
+    /// the move it names is the answer, however random the book's choice.
+    #[test]
+    fn a_ponder_search_asks_the_book_once() {
+        let start = AnyPosition::start(Variant::Othello);
+        for _ in 0..8 {
+            let (engine, reports) = engine();
+            let limits = GoLimits {
+                depth: Some(4),
+                ponder: true,
+                book: true,
+                book_randomness: 10,
+                ..GoLimits::default()
+            };
+            engine.go(request(start, limits)).unwrap();
+            thread::sleep(Duration::from_millis(20));
+            engine.ponderhit(Instant::now()).unwrap();
+            engine.wait();
+            let notes = notes(&reports);
+            assert_eq!(notes.len(), 1, "{notes:?}");
+            let done = dones(&reports);
+            assert_eq!(done.len(), 1);
+            let BestMove::Move(mv) = done[0].best else {
+                panic!("no move: {:?}", done[0].best)
+            };
+            assert_eq!(notes[0].mv, mv, "{notes:?}");
+        }
+    }
+
+    /// `go ponder infinite` is analysis: searched, never answered from the
+    /// book, before and after `ponderhit`.
+    #[test]
+    fn ponder_infinite_searches() {
+        let (engine, reports) = engine();
+        let limits = GoLimits {
+            ponder: true,
+            infinite: true,
+            book: true,
+            ..GoLimits::default()
+        };
+        engine
+            .go(request(AnyPosition::start(Variant::Othello), limits))
+            .unwrap();
+        thread::sleep(Duration::from_millis(20));
+        engine.ponderhit(Instant::now()).unwrap();
+        thread::sleep(Duration::from_millis(20));
+        engine.stop();
+        engine.wait();
+        assert!(notes(&reports).is_empty(), "{:?}", notes(&reports));
+        assert!(dones(&reports)[0].nodes > 0);
     }
 
     #[test]

@@ -18,7 +18,7 @@ fn stdout(out: &Output) -> String {
 }
 
 /// One row of the table: number, side, move, value, best move, best value, rest.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 struct Row {
     number: usize,
     side: String,
@@ -127,6 +127,38 @@ fn a_short_game_gives_one_row_a_move_and_a_summary() {
     assert!(
         text.contains("\nwhite (white): 4 moves, total loss "),
         "{text}"
+    );
+}
+
+/// A game may start at `startpos` or at a position string (which begins
+/// with `-`, and is no flag), with `moves` before the moves or not.
+#[test]
+fn a_game_from_startpos_or_a_position_string() {
+    let start = "---------------------------OX------XO--------------------------- X";
+    let plain = stdout(&orca(&["analyze", "f5d6c3", "--depth", "3"]));
+    for game in [
+        "startpos f5d6c3".to_string(),
+        "startpos moves f5 d6 c3".to_string(),
+        format!("{start} f5d6c3"),
+        format!("{start} moves f5 d6 c3"),
+    ] {
+        let out = orca(&["analyze", &game, "--depth", "3"]);
+        assert!(out.status.success(), "{game}: {out:?}");
+        assert_eq!(rows(&stdout(&out)), rows(&plain), "{game}");
+    }
+    // From a position after f5: white moves first.
+    let after = "---------------------------OX------XXX-------------------------- O";
+    let text = stdout(&orca(&[
+        "analyze",
+        &format!("{after} d6 c3"),
+        "--depth",
+        "3",
+    ]));
+    let rows = rows(&text);
+    assert_eq!(rows.len(), 2, "{text}");
+    assert_eq!(
+        (rows[0].played.as_str(), rows[0].side.as_str()),
+        ("d6", "white")
     );
 }
 

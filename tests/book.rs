@@ -258,10 +258,26 @@ fn nboard_gtp_and_play_answer_from_the_book() {
     e.send("set game (;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)");
     e.send("go");
     let lines = e.until("===");
-    assert!(
-        lines.iter().any(|l| l.starts_with("status Orca: book ")),
-        "{lines:?}"
+    // `status Orca: book d6 value -1.00 depth 16`: white's move in lower
+    // case, the value as NBoard's evals (two decimals), the answer's eval.
+    let status = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("status Orca: book "))
+        .unwrap_or_else(|| panic!("no book status: {lines:?}"));
+    let words: Vec<&str> = status.split(' ').collect();
+    assert_eq!(
+        (words.len(), words[1], words[3]),
+        (5, "value", "depth"),
+        "{status}"
     );
+    assert_eq!(words[0], words[0].to_ascii_lowercase(), "{status}");
+    assert_eq!(
+        words[2].split('.').nth(1).map(str::len),
+        Some(2),
+        "{status}"
+    );
+    let answer = lines.last().unwrap();
+    assert_eq!(answer.split('/').nth(1), Some(words[2]), "{lines:?}");
     let mut e = Orca::start(&["gtp", "--movetime", "30s"]);
     e.send("genmove black");
     // Thirty seconds of search would be far beyond the patience.
@@ -293,6 +309,13 @@ fn show_stats_and_add() {
     assert!(moves.iter().all(|m| m.1 == moves[0].1), "{moves:?}");
     let start = AnyPosition::start(Variant::Othello).to_string();
     assert_eq!(shown(&["--", &start]), moves);
+    // A position string needs no `--` before it, though it begins with `-`;
+    // `startpos` names the start, and moves may follow either.
+    assert_eq!(shown(&[&start]), moves);
+    assert_eq!(shown(&["startpos"]), moves);
+    let first = moves[0].0.as_str();
+    assert_eq!(shown(&[&start, "moves", first]), shown(&[first]));
+    assert_eq!(shown(&["startpos", first]), shown(&[first]));
     let (status, _, err) = orca(&["book", "show", "a1"]);
     assert_eq!(status, 1);
     assert!(err.starts_with("orca book: 'a1': "), "{err}");

@@ -70,6 +70,9 @@ fn the_match_runner_session() {
     assert_eq!(ask(&mut e, "komi 6.5"), "=");
     assert_eq!(ok(&mut e, "known_command time_left"), "true");
     assert_eq!(ok(&mut e, "known_command kgs-genmove_cleanup"), "false");
+    // Command names are read whatever their case, in `known_command` too.
+    assert_eq!(ok(&mut e, "known_command PLAY"), "true");
+    assert_eq!(ok(&mut e, "known_command Time_Left"), "true");
     let commands = ask(&mut e, "list_commands");
     for name in [
         "play",
@@ -88,11 +91,7 @@ fn the_match_runner_session() {
 #[test]
 fn passes_are_implicit() {
     let mut e = Orca::start(&["gtp", "--depth", "3"]);
-    let mut color = Color::Black;
-    for mv in BLACK_PASSES_AFTER {
-        ok(&mut e, &format!("play {} {mv}", color_name(color)));
-        color = color.opposite();
-    }
+    play_to_black_pass(&mut e);
     let stuck = AnyPosition::start(Variant::Othello)
         .play_line(BLACK_PASSES_AFTER)
         .unwrap();
@@ -332,4 +331,74 @@ fn level_flag_varies_genmove() {
     };
     assert_eq!(moves(&["gtp", "--depth", "3"]).len(), 1);
     assert!(moves(&["gtp", "--depth", "3", "--level", "1"]).len() >= 2);
+}
+
+/// The readings protocol.md states for what the specification leaves open:
+/// ids, colour case, whitespace, number forms, pass spellings, variant
+/// names, and which fault a line with two gets.
+#[test]
+fn readings_the_protocol_document_states() {
+    let mut e = Orca::start(&["gtp"]);
+    // Ids: digits only; leading zeros are read and not written back.
+    assert_eq!(ask(&mut e, "007 name"), "=7 Orca");
+    assert_eq!(ask(&mut e, "+5 name"), "? unknown command");
+    // Colours and command names in any case; any Unicode whitespace.
+    assert_eq!(ask(&mut e, "PLAY B f5"), "=");
+    assert_eq!(ask(&mut e, "play\u{a0}WHITE\u{2003}d6"), "=");
+    assert_eq!(ask(&mut e, "undo"), "=");
+    assert_eq!(ask(&mut e, "undo"), "=");
+    // Numbers: signs, fractions and exponents where a number may be one;
+    // never infinite, never a negative time.
+    for good in [
+        "komi +8",
+        "komi 1.5",
+        "komi -2e1",
+        "boardsize +8",
+        "time_settings +0 1.5 0",
+    ] {
+        assert_eq!(ask(&mut e, good), "=", "{good}");
+    }
+    for bad in ["komi inf", "komi NaN", "time_left b -1 0", "boardsize 8.0"] {
+        assert!(ask(&mut e, bad).starts_with("? syntax error"), "{bad}");
+    }
+    assert_eq!(ask(&mut e, "time_settings 0 0 0"), "=");
+    // Two faults: the first met reading the line (the arguments' form, then
+    // what the position allows).
+    assert_eq!(
+        ask(&mut e, "play q zz"),
+        "? syntax error (play takes a colour (black or white) and a move)"
+    );
+    let zz = ask(&mut e, "play white zz");
+    assert!(zz.starts_with("? syntax error ('zz' is not a move"), "{zz}");
+    assert_eq!(ask(&mut e, "play white f5"), "? illegal move");
+    // Every pass spelling, where black must pass.
+    assert_eq!(ask(&mut e, "clear_board"), "=");
+    play_to_black_pass(&mut e);
+    for pass in ["pass", "PASS", "PA", "pa", "ps", "--"] {
+        assert_eq!(ask(&mut e, &format!("play black {pass}")), "=", "{pass}");
+        assert_eq!(ask(&mut e, "undo"), "=");
+    }
+    assert!(ask(&mut e, "play black pz").starts_with("? syntax error"));
+    // Variant names in any case, with the aliases.
+    for (name, variant) in [
+        ("REVERSI", "othello"),
+        ("Standard", "othello"),
+        ("anti", "reversed"),
+        ("AntiReversi", "reversed"),
+        ("reversed-othello", "reversed"),
+        ("Tic-Tac-Toe", "tictactoe"),
+        ("TTT", "tictactoe"),
+    ] {
+        assert_eq!(ask(&mut e, &format!("variant {name}")), "=", "{name}");
+        assert_eq!(ok(&mut e, "variant"), variant, "{name}");
+    }
+}
+
+/// Plays [`BLACK_PASSES_AFTER`] from the start, black first.
+fn play_to_black_pass(e: &mut Orca) {
+    let mut color = Color::Black;
+    for mv in BLACK_PASSES_AFTER {
+        ok(e, &format!("play {} {mv}", color_name(color)));
+        color = color.opposite();
+    }
 }

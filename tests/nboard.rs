@@ -553,3 +553,48 @@ fn hint_searches(e: &Orca) -> (Vec<String>, Vec<(String, f64, String)>) {
         .collect();
     (lines, searches)
 }
+
+/// The exact value comes whichever limit ends the search: with `set depth 6`
+/// a pass position of eight empties is solved (PA/-16, exact), in `go` and
+/// in `hint`, as with a deeper setting.
+#[test]
+fn a_small_depth_still_answers_exactly_near_the_end() {
+    let mut e = nboard();
+    let board = "8 -O------O*******-***OOO****OOO****O*O**O*******O**OOOOOO**OOOOOO *";
+    e.send("set depth 6");
+    e.recv();
+    e.send(&format!("set game (;GM[Othello]TY[8]BO[{board}];)"));
+    ping(&mut e, 1);
+    let (mv, lines) = go(&mut e);
+    assert_eq!(mv, "PA");
+    let (_, eval, _) = parse_answer(lines.last().unwrap());
+    assert_eq!(eval, -16.0, "{lines:?}");
+    e.send("hint 2");
+    let (lines, searches) = hint_searches(&e);
+    let last = searches.last().expect("a search line");
+    assert_eq!((last.1, last.2.as_str()), (-16.0, "100%"), "{lines:?}");
+}
+
+/// Numbers may carry a `+` (and `set contempt` a `-`); a fraction or a
+/// negative depth is logged and ignored, the old depth kept.
+#[test]
+fn numbers_with_a_sign() {
+    let mut e = nboard();
+    e.send("set depth +3");
+    assert_eq!(e.recv(), "set myname Orca");
+    e.send("set contempt -50");
+    e.send("set depth -4");
+    e.send("set depth 1.5");
+    assert_eq!(ping(&mut e, 1), Vec::<String>::new());
+    e.send(&format!("set game {}", record("")));
+    e.send("hint +2");
+    let (lines, searches) = hint_searches(&e);
+    assert!(!searches.is_empty(), "{lines:?}");
+    // Depth 3 still: the two bad depths changed nothing.
+    assert!(
+        searches.iter().all(|s| s.2.starts_with(['1', '2', '3'])),
+        "{lines:?}"
+    );
+    let last = &searches[searches.len() - 2..];
+    assert!(last.iter().all(|s| s.2.starts_with('3')), "{lines:?}");
+}

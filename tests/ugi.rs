@@ -804,6 +804,87 @@ fn searchmoves_restricts_the_root() {
     }
 }
 
+/// Each `searchmoves` word that is no legal move gets one error line, and
+/// nothing else: with none left every move is searched (not the book: it is
+/// analysis), and a legal pass beside a bad word still reports the word.
+#[test]
+fn searchmoves_errors_are_one_line_a_word() {
+    let mut e = Orca::ugi();
+    e.send("position startpos");
+    e.send("go depth 1 searchmoves zz");
+    let lines = e.until("bestmove");
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(errors[0].contains("'zz'"), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "searched: {lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("book")), "{lines:?}");
+    // Black must pass here.
+    let fen = "-O------OXXXXXXX-XXXOOOXXXXOOOXXXXOXOXXOXXXXXXXOXXOOOOOOXXOOOOOO X";
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 2 searchmoves pass zz");
+    let lines = e.until("bestmove");
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(errors[0].contains("'zz'"), "{lines:?}");
+    assert!(
+        lines.last().unwrap().starts_with("bestmove pass"),
+        "{lines:?}"
+    );
+}
+
+/// Tic-tac-toe's search keeps to `searchmoves` too.
+#[test]
+fn tictactoe_searchmoves_restricts_the_root() {
+    let mut e = Orca::ugi();
+    e.send("setoption name Variant value tictactoe");
+    e.send("position startpos");
+    for mv in ["b2", "c3", "a2"] {
+        e.send(&format!("go depth 9 searchmoves {mv}"));
+        let lines = e.until("bestmove");
+        assert!(
+            lines.last().unwrap().starts_with(&format!("bestmove {mv}")),
+            "{lines:?}"
+        );
+        for info in lines.iter().filter(|l| l.starts_with("info depth")) {
+            assert!(info.contains(&format!(" pv {mv}")), "{lines:?}");
+        }
+    }
+}
+
+/// The exact solve does not wait for the depth limit to reach the end: at
+/// 14 empties `go depth 12` answers with the exact value, as `go depth 14`.
+#[test]
+fn a_depth_limit_near_the_end_answers_exactly() {
+    let fen = "---XXXXX-OOOXXXX-OOXXOXX-OXOXXXX-OXXOXXX--XXOXXX---OOOXX--OOOOOX X";
+    let mut e = Orca::ugi();
+    e.send(&format!("position fen {fen}"));
+    let mut last = Vec::new();
+    for depth in [12, 14] {
+        e.send(&format!("go depth {depth}"));
+        let lines = e.until("bestmove");
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap()
+            .clone();
+        assert!(info.contains(" exact "), "{lines:?}");
+        let score = info
+            .split(" score disc ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string();
+        last.push(score);
+    }
+    assert_eq!(last[0], last[1]);
+}
+
 /// Near the end, the multi-PV search solves: every line's score is exact
 /// and equals the solver's score of the position after that move
 /// (searched alone, negated).
@@ -1001,6 +1082,33 @@ fn level_option_varies_the_moves_and_20_is_full_strength() {
     assert_eq!(played(&mut e), full);
 }
 
+/// A `Level` keeps the `Selectivity` set: full width stays full width.
+#[test]
+fn level_keeps_the_selectivity() {
+    let mut e = Orca::ugi();
+    e.send("setoption name Selectivity value 100");
+    e.send("setoption name Level value 5");
+    e.send("position startpos moves f5 d6 c3 d3 c4 f4");
+    e.send("go depth 5");
+    let lines = e.until("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info multipv"))
+        .collect();
+    assert!(!infos.is_empty(), "{lines:?}");
+    assert!(
+        infos.iter().all(|l| !l.contains("selectivity")),
+        "{lines:?}"
+    );
+    e.send("setoption name Selectivity value 73");
+    e.send("go depth 5");
+    let lines = e.until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains(" selectivity 73 ")),
+        "{lines:?}"
+    );
+}
+
 /// Asserts that none of `lines` is a `bestmove`.
 #[track_caller]
 fn no_bestmove(lines: &[String]) {
@@ -1008,4 +1116,97 @@ fn no_bestmove(lines: &[String]) {
         lines.iter().all(|l| !l.starts_with("bestmove")),
         "{lines:?}"
     );
+}
+
+/// The readings protocol.md states where UCI leaves room: the characters of
+/// a position string and the case of its side, option values' case and
+/// leading zeros, variant aliases, `BookFile` with no value, tic-tac-toe's
+/// `exact`, and the range of `go` numbers.
+#[test]
+fn readings_the_protocol_document_states() {
+    let mut e = Orca::ugi();
+    let position_line = |e: &mut Orca| {
+        e.send("d");
+        let lines = e.sync();
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix("Position: "))
+            .unwrap_or_else(|| panic!("{lines:?}"))
+            .to_string()
+    };
+    // Every spelling of the start position.
+    let start = "---------------------------OX------XO--------------------------- X";
+    let odd = format!(
+        "{}0x{}bW{} BLACK",
+        ".".repeat(27),
+        "_".repeat(6),
+        "-".repeat(27)
+    );
+    e.send(&format!("position fen {odd}"));
+    assert_eq!(position_line(&mut e), start);
+    let white = "---------------------------ox------xo--------------------------- w";
+    e.send(&format!("position fen {white}"));
+    assert!(position_line(&mut e).ends_with(" O"));
+    let bad = error_only(
+        &mut e,
+        &format!("position fen {}Y{} X", "-".repeat(27), "-".repeat(36)),
+    );
+    assert!(bad.contains("'Y'"), "{bad}");
+    // Option values in any case, numbers with leading zeros.
+    for good in [
+        "setoption name OwnBook value FALSE",
+        "setoption name ponder value True",
+        "setoption name Selectivity value 073",
+        "setoption name Hash value 0064",
+    ] {
+        e.send(good);
+        assert_eq!(e.sync(), Vec::<String>::new(), "{good}");
+    }
+    error_only(&mut e, "setoption name MultiPV value 00");
+    // The variant aliases, any case.
+    for (alias, name) in [
+        ("Reversi", "othello"),
+        ("STANDARD", "othello"),
+        ("AntiReversi", "reversed"),
+        ("reversed-othello", "reversed"),
+        ("anti", "reversed"),
+        ("Tic-Tac-Toe", "tictactoe"),
+        ("ttt", "tictactoe"),
+    ] {
+        e.send(&format!("setoption name Variant value {alias}"));
+        e.send("d");
+        let lines = e.sync();
+        assert!(
+            lines.contains(&format!("Variant: {name}")),
+            "{alias}: {lines:?}"
+        );
+    }
+    // Tic-tac-toe's last iteration reaches the end: `exact`.
+    e.send("position startpos");
+    e.send("go depth 9");
+    let lines = e.until("bestmove");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last.contains(" exact "), "{lines:?}");
+    // `BookFile` with no value: the built-in books again.
+    e.send("setoption name Variant value othello");
+    e.send("setoption name OwnBook value true");
+    e.send("setoption name BookFile");
+    assert_eq!(e.sync(), Vec::<String>::new());
+    e.send("position startpos");
+    e.send("go depth 1");
+    let lines = e.until("bestmove");
+    assert!(lines[0].starts_with("info string book "), "{lines:?}");
+    // `go` numbers: times and nodes up to 2^64 - 1, depth and movestogo up
+    // to 2^32 - 1 (a depth past the end searches to the end).
+    error_only(&mut e, "go depth 4294967296");
+    error_only(&mut e, "go movetime 18446744073709551616");
+    let near_end = "---XXXXX-OOOXXXX-OOXXOXX-OXOXXXX-OXXOXXX--XXOXXX---OOOXX--OOOOOX X";
+    e.send(&format!("position fen {near_end}"));
+    e.send("go depth 4294967295 movetime 18446744073709551615 nodes 18446744073709551615");
+    let lines = e.until("bestmove");
+    assert!(lines.iter().any(|l| l.contains(" exact ")), "{lines:?}");
 }

@@ -32,7 +32,8 @@ const BLUNDER: i32 = 6 * DISC;
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
     /// The game: a GGF file, a WTHOR file (with --game), or a move list such
-    /// as f5d6c3d3c4f4.
+    /// as f5d6c3d3c4f4 (after `startpos` or a position string, or alone).
+    #[arg(allow_hyphen_values = true)]
     game: String,
     /// Which game of a WTHOR or multi-game GGF file (1 = the first).
     #[arg(long, value_name = "N", default_value_t = 1,
@@ -41,7 +42,8 @@ pub struct AnalyzeArgs {
     /// Depth of the midgame searches.
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
-    /// Solve exactly from this many empty squares.
+    /// Solve exactly from this many empty squares (or sooner, where the
+    /// depth comes within 7 plies of the end).
     #[arg(long, value_name = "EMPTIES", default_value_t = 20,
           value_parser = clap::value_parser!(u32).range(0..=60))]
     exact: u32,
@@ -110,24 +112,16 @@ impl Row {
     }
 }
 
-/// Reads a move list: squares written one after the other (`f5d6`), with or
-/// without separators; `pa`, `ps` or `--` for a pass.
-fn parse_move_list(text: &str, variant: Variant) -> Result<Vec<AnyMove>, String> {
-    let compact: String = text
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != ',')
-        .collect();
-    if compact.is_empty() {
+/// Reads a game written out: a position string or `startpos`, then the
+/// moves (`moves` before them is optional), or the moves alone from the
+/// start; moves with or without separators (`f5d6`, `f5 d6`, `f5,d6`),
+/// `pa`, `ps` or `--` for a pass.
+fn parse_move_list(text: &str, variant: Variant) -> Result<(AnyPosition, Vec<AnyMove>), String> {
+    let arg = super::position::PositionArg::parse(variant, text)?;
+    if arg.moves.is_empty() {
         return Err("the move list is empty".into());
     }
-    let chars: Vec<char> = compact.chars().collect();
-    chars
-        .chunks(2)
-        .map(|pair| {
-            let token: String = pair.iter().collect();
-            AnyMove::parse(variant, &token).map_err(|_| format!("'{token}' is not a move"))
-        })
-        .collect()
+    Ok((arg.start, arg.parsed_moves()?))
 }
 
 /// The game an argument names.
@@ -137,10 +131,10 @@ fn load(args: &AnalyzeArgs) -> Result<Game, String> {
     }
     let path = Path::new(&args.game);
     if !path.is_file() {
-        let moves = parse_move_list(&args.game, args.variant)
+        let (start, moves) = parse_move_list(&args.game, args.variant)
             .map_err(|e| format!("'{}' is no file, and as a move list: {e}", args.game))?;
         return Ok(Game {
-            start: AnyPosition::start(args.variant),
+            start,
             moves,
             black: "black".into(),
             white: "white".into(),
@@ -170,10 +164,10 @@ fn load(args: &AnalyzeArgs) -> Result<Game, String> {
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if !text.contains("(;") {
-        let moves = parse_move_list(&text, args.variant)
+        let (start, moves) = parse_move_list(&text, args.variant)
             .map_err(|e| format!("{}: neither GGF nor a move list: {e}", path.display()))?;
         return Ok(Game {
-            start: AnyPosition::start(args.variant),
+            start,
             moves,
             black: "black".into(),
             white: "white".into(),
@@ -581,7 +575,8 @@ mod tests {
 
     #[test]
     fn move_lists_with_or_without_separators() {
-        let moves = parse_move_list("f5d6C3 d3,c4 pa", Variant::Othello).unwrap();
+        let (start, moves) = parse_move_list("f5d6C3 d3,c4 pa", Variant::Othello).unwrap();
+        assert_eq!(start, AnyPosition::start(Variant::Othello));
         assert_eq!(moves.len(), 6);
         assert!(moves[5].is_pass());
         assert!(parse_move_list("f5d", Variant::Othello).is_err());

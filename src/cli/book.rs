@@ -152,9 +152,10 @@ struct BuildArgs {
 struct ShowArgs {
     #[command(flatten)]
     book: BookFile,
-    /// A position string (64 squares and the side to move) or moves from
-    /// the start (`f5 d6 c3` or `f5d6c3`).
-    #[arg(required = true, num_args = 1..)]
+    /// The position: a position string (64 squares and the side to move)
+    /// or `startpos`, then moves (`moves` before them is optional); or moves
+    /// alone, from the start (`f5 d6 c3` or `f5d6c3`).
+    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
     position: Vec<String>,
 }
 
@@ -288,33 +289,6 @@ fn run_build(args: &BuildArgs, evaluators: &Arc<Evaluators>) -> Result<(), Strin
     Ok(())
 }
 
-/// The position a `show` argument names: a position string, or moves
-/// from the start.
-fn parse_position(variant: Variant, words: &[String]) -> Result<AnyPosition, String> {
-    let text = words.join(" ");
-    if let Ok(p) = AnyPosition::parse(variant, &text) {
-        return Ok(p);
-    }
-    let moves = split_moves(&text);
-    AnyPosition::start(variant)
-        .play_line(moves.iter().map(String::as_str))
-        .map_err(|e| format!("'{text}': {e}"))
-}
-
-/// The move tokens of a move list written with or without spaces.
-fn split_moves(text: &str) -> Vec<String> {
-    let mut tokens = Vec::new();
-    for word in text.split_whitespace() {
-        if word.len() > 2 && !word.eq_ignore_ascii_case("pass") && word.len() % 2 == 0 {
-            let chars: Vec<char> = word.chars().collect();
-            tokens.extend(chars.chunks(2).map(|c| c.iter().collect::<String>()));
-        } else {
-            tokens.push(word.to_string());
-        }
-    }
-    tokens
-}
-
 fn board_of(position: &AnyPosition) -> Option<Board> {
     match position {
         AnyPosition::Othello(p) => Some(p.state().0),
@@ -325,7 +299,10 @@ fn board_of(position: &AnyPosition) -> Option<Board> {
 
 fn show(args: &ShowArgs) -> Result<(), String> {
     let book = args.book.load()?;
-    let position = parse_position(book.variant(), &args.position)?;
+    let text = args.position.join(" ");
+    let position = super::position::PositionArg::parse(book.variant(), &text)?
+        .position()
+        .map_err(|e| format!("'{text}': {e}"))?;
     let board = board_of(&position).ok_or("tic-tac-toe has no book")?;
     println!("{position}");
     let Some(entry) = book.get(&board) else {
@@ -466,7 +443,8 @@ fn read_games(arg: &str, variant: Variant) -> Result<Vec<Vec<Move>>, String> {
         }
         return Ok(lines);
     }
-    let tokens = split_moves(arg);
+    let words: Vec<&str> = arg.split_whitespace().collect();
+    let tokens = super::position::split_moves(&words);
     let (_, moves) = orca::game::Position::<orca::game::StandardOthello>::start()
         .play_line(tokens.iter().map(String::as_str))
         .map_err(|e| format!("'{arg}': {e}"))?;

@@ -15,7 +15,8 @@ pub struct PerftArgs {
     /// Which game: othello, reversed or tictactoe.
     #[arg(long, default_value = "othello")]
     variant: Variant,
-    /// Start from this position ("<squares> <side>") instead of the initial one.
+    /// Start from this position ("<squares> <side>", or `startpos`) instead
+    /// of the initial one.
     #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
     /// How a pass counts: ply (a pass uses one ply) or free (it uses none).
@@ -31,6 +32,7 @@ pub fn run(args: &PerftArgs) -> i32 {
 fn count<G: Game>(args: &PerftArgs) -> i32 {
     let position: Position<G> = match &args.position {
         None => Position::start(),
+        Some(text) if text.trim().eq_ignore_ascii_case("startpos") => Position::start(),
         Some(text) => match text.parse() {
             Ok(p) => p,
             Err(e) => {

@@ -544,6 +544,10 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
                     log::debug!("orca play: {note}");
                     None
                 }
+                Ok(Report::Book(note)) => {
+                    log::debug!("orca play: {note}");
+                    None
+                }
                 Ok(_) | Err(RecvTimeoutError::Timeout) => None,
                 Err(RecvTimeoutError::Disconnected) => Some(None),
             };

@@ -342,6 +342,7 @@ pub fn search_blocking(
                 pv_text(&info.pv)
             ),
             Ok(Report::Note(note)) => log::info!("{note}"),
+            Ok(Report::Book(note)) => log::info!("{note}"),
             Ok(_) => {}
             Err(_) => return None,
         }

@@ -44,6 +44,8 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     lists: Vec<MoveList<G>>,
+    /// The root moves searched, as a set of move codes (`go searchmoves`).
+    root_moves: u64,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
@@ -69,7 +71,19 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             pv: Box::new([[NO_MOVE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             lists: (0..MAX_PLY).map(|_| MoveList::default()).collect(),
+            root_moves: u64::MAX,
         }
+    }
+
+    /// Searches only these root moves (a set of move codes; `None`: all).
+    pub fn with_root_moves(mut self, moves: Option<u64>) -> Self {
+        self.root_moves = moves.unwrap_or(u64::MAX);
+        self
+    }
+
+    /// Whether the root move `code` is one to search.
+    pub fn root_allows(&self, code: u8) -> bool {
+        root_allows(self.root_moves, code)
     }
 
     /// The principal variation of the last completed root search.
@@ -184,7 +198,11 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let mut best = -INFINITY;
         let mut best_move = NO_MOVE;
         let mut first = true;
+        let restricted = ply == 0 && self.root_moves != u64::MAX;
         while let Some(Candidate { code, child, .. }) = self.lists[ply].next_best() {
+            if restricted && !root_allows(self.root_moves, code) {
+                continue;
+            }
             let score = if first {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
@@ -212,9 +230,17 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             }
         }
 
-        let (lower, upper) = bounds(best, alpha_in, beta);
-        self.tt
-            .store(key, stored_depth, level, lower, upper, best_move);
+        // A restricted root's value is not the position's: not stored.
+        if !restricted {
+            let (lower, upper) = bounds(best, alpha_in, beta);
+            self.tt
+                .store(key, stored_depth, level, lower, upper, best_move);
+        }
         best
     }
+}
+
+/// Whether `code` is in the set `moves` (codes past 63 always are).
+fn root_allows(moves: u64, code: u8) -> bool {
+    code >= 64 || moves & (1 << code) != 0
 }

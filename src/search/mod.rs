@@ -97,6 +97,11 @@ pub struct Limits {
     /// The root moves the Othello search may choose from, as a set of
     /// squares (`go searchmoves`); `None`: every legal move.
     pub searchmoves: Option<u64>,
+    /// Whether a depth limit gives way to the exact solve when the solve is
+    /// within the Othello search's usual jump of it (a few plies): the answer
+    /// is then exact, whichever limit ends the search. Off where the depth
+    /// itself is the point: the levels, search labels, accuracy by depth.
+    pub solve_early: bool,
 }
 
 impl Limits {
@@ -111,6 +116,7 @@ impl Limits {
             threads: 1,
             multipv: 1,
             searchmoves: None,
+            solve_early: true,
         }
     }
 
@@ -119,6 +125,16 @@ impl Limits {
         Limits {
             depth: Some(depth),
             ..Limits::infinite(Instant::now())
+        }
+    }
+
+    /// Exactly `depth` plies, never an early exact solve (search labels,
+    /// accuracy by depth); the solve still comes once `depth` reaches the
+    /// end.
+    pub fn exact_depth(depth: u32) -> Limits {
+        Limits {
+            solve_early: false,
+            ..Limits::depth(depth)
         }
     }
 }
@@ -260,23 +276,28 @@ pub fn generic_think<G: Solvable, E: Evaluator<G>>(
 
     // A move is always ready: the first in the evaluation's order, until an
     // iteration finishes.
+    let mut searcher = Searcher::new(eval, tt, stop, hard_deadline, limits.nodes)
+        .with_root_moves(limits.searchmoves);
     let mut best_move = {
         let mut list = MoveList::default();
         list.fill(state, state.legal_moves(), tt::NO_MOVE, true, eval);
-        list.next_move()
+        std::iter::from_fn(|| list.next_best())
+            .find(|c| searcher.root_allows(c.code))
+            .and_then(|c| G::move_from_code(c.code))
     };
     let mut last = None;
-    let mut searcher = Searcher::new(eval, tt, stop, hard_deadline, limits.nodes);
     let mut depth = 1;
     while best_move.is_some() && depth <= max_depth {
-        // Close to the end, search to the end (unless the depth is capped lower).
-        let target = if depth + EXACT_JUMP >= empties && empties <= max_depth {
-            empties.max(depth)
-        } else {
-            depth
-        };
+        // Close to the end, search to the end (past a depth cap only where
+        // the limits let the solve come early).
+        let target =
+            if depth + EXACT_JUMP >= empties && (limits.solve_early || empties <= max_depth) {
+                empties.max(depth)
+            } else {
+                depth
+            };
         searcher.seldepth = 0;
-        let solved = if target >= empties {
+        let solved = if target >= empties && limits.searchmoves.is_none() {
             searcher.solve_exact(state)
         } else {
             None

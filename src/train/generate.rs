@@ -294,7 +294,7 @@ pub fn label<const R: bool>(
                     &Othello::<R>(board),
                     eval,
                     tt,
-                    &Limits::depth(depth),
+                    &Limits::exact_depth(depth),
                     &stop,
                     &mut |_| {},
                 );

@@ -161,7 +161,7 @@ pub fn self_play<const R: bool, E: Evaluator<Othello<R>>>(
                 &game,
                 eval,
                 tt,
-                &Limits::depth(config.depth),
+                &Limits::exact_depth(config.depth),
                 &stop,
                 &mut |_| {},
             )

@@ -175,7 +175,11 @@ impl Session {
             Command::ProtocolVersion => Ok("2".into()),
             Command::Name => Ok(GTP_NAME.into()),
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            Command::KnownCommand(name) => Ok(COMMANDS.contains(&name.as_str()).to_string()),
+            Command::KnownCommand(name) => {
+                // Names are read whatever their case, as the commands are.
+                let known = COMMANDS.iter().any(|c| c.eq_ignore_ascii_case(&name));
+                Ok(known.to_string())
+            }
             Command::ListCommands => Ok(COMMANDS.join("\n")),
             // Handled before: the reply comes first, then the session ends.
             Command::Quit => Ok(String::new()),
@@ -264,6 +268,11 @@ impl Session {
     }
 
     fn play(&mut self, color: Color, vertex: &str) -> Result<String, String> {
+        // The form of the move before what the position allows: a line with
+        // both faults gets the first one met reading it.
+        if let Err(e) = self.position.parse_move(vertex) {
+            return Err(format!("syntax error ({e})"));
+        }
         let position = self.turn_of(color)?;
         // A move token on a position that must pass would be read as the
         // opponent's move after the pass: refuse it here.
@@ -344,6 +353,7 @@ impl Session {
                     pv_text(&info.pv)
                 ),
                 Ok(Report::Note(note)) => log::info!("gtp: {note}"),
+                Ok(Report::Book(note)) => log::info!("gtp: {note}"),
                 Ok(_) => {}
                 Err(_) => return Err("the search thread is gone".into()),
             }

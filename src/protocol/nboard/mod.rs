@@ -192,7 +192,9 @@ impl Session {
                 self.set_game(*game);
             }
             Command::SetContempt(contempt) => {
-                log::debug!("nboard: contempt {contempt} has no effect: Orca has no book");
+                log::debug!(
+                    "nboard: contempt {contempt} has no effect: the book values a draw as 0"
+                );
             }
             Command::Move(note) => {
                 self.cancel();
@@ -396,12 +398,17 @@ impl Session {
                     ));
                 }
             }
-            // A book move is shown as NBoard shows a search's progress.
-            Report::Note(note)
-                if note.starts_with("book ") && matches!(self.task, Some(Task::Go)) =>
-            {
-                self.out.line(&format!("status {NBOARD_NAME}: {note}"));
+            // A book move is shown as NBoard shows a search's progress: the
+            // move as in a principal variation, the value as an eval.
+            Report::Book(note) if matches!(self.task, Some(Task::Go)) => {
+                self.out.line(&format!(
+                    "status {NBOARD_NAME}: book {} value {} depth {}",
+                    format_pv(self.position.to_move(), &[note.mv]),
+                    format_eval(note.value * DISC),
+                    note.depth
+                ));
             }
+            Report::Book(note) => log::debug!("nboard: {note}"),
             Report::Note(note) => log::debug!("nboard: {note}"),
             Report::Done(done) => match self.task.take() {
                 Some(Task::Go) => self.answer(&done),

@@ -121,6 +121,7 @@ fn report_lines(report: &Report) -> Vec<String> {
     vec![match report {
         Report::Info(info) => return info_lines(info),
         Report::Note(text) => format!("info string {text}"),
+        Report::Book(note) => format!("info string {note}"),
         Report::Done(done) => bestmove_line(done),
         Report::Perft {
             depth,
@@ -254,7 +255,8 @@ impl Session {
                         multipv: self.multipv,
                         searchmoves,
                         level: self.level,
-                        book: self.own_book,
+                        // Analysis, even when every word was left out.
+                        book: self.own_book && moves.is_empty(),
                         book_randomness: self.book_randomness,
                         ..limits
                     },
@@ -446,15 +448,14 @@ impl Session {
         }
     }
 
-    /// The squares of the `searchmoves` of a `go`, as a set; a word that is
-    /// no legal move here gets an error line and is left out. `None` (every
-    /// move) when none was given, or none was legal.
+    /// The squares of the `searchmoves` of a `go`, as a set; each word that
+    /// is no legal move here gets its own error line and is left out. `None`
+    /// (every move) when none was given or none was legal, and for a legal
+    /// pass (the only move there: nothing to restrict).
     fn searchmoves(&self, moves: &[String]) -> Option<u64> {
-        if moves.is_empty() {
-            return None;
-        }
         let legal = self.position.legal_moves();
         let mut set = 0u64;
+        let mut pass = false;
         for text in moves {
             let found = self
                 .position
@@ -464,19 +465,14 @@ impl Session {
             match found {
                 Some(AnyMove::Othello(Move::Play(square))) => set |= square.bit(),
                 Some(AnyMove::TicTacToe(cell)) => set |= 1 << cell.index(),
-                // A pass is the only move where it is legal: nothing to restrict.
-                Some(AnyMove::Othello(Move::Pass)) => return None,
+                Some(AnyMove::Othello(Move::Pass)) => pass = true,
                 None => self.error(format!(
                     "go: searchmoves: '{}' is not a legal move here; left out",
                     super::escape(text)
                 )),
             }
         }
-        if set == 0 {
-            self.error("go: searchmoves: no legal move given; searching every move");
-            return None;
-        }
-        Some(set)
+        (set != 0 && !pass).then_some(set)
     }
 
     fn set_position(&mut self, start: &StartPosition, moves: &[String]) {

@@ -585,7 +585,7 @@ fn deepen<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     let mut depth = 1;
     while depth <= max_depth && depth <= empties {
         let exact_target = depth + EXACT_JUMP >= empties
-            && empties <= max_depth
+            && (limits.solve_early || empties <= max_depth)
             && budget.is_none_or(|b| {
                 solve_estimate(empties) * 2 <= b.hard.saturating_sub(limits.start.elapsed())
             });
