@@ -1,6 +1,8 @@
-//! A small JSON reader (RFC 8259), enough for Botzone's requests: one value
-//! read from text into a tree. Written with `nom` like the other grammars;
-//! nesting is capped so that hostile input cannot exhaust the stack.
+//! A small JSON reader and writer (RFC 8259), enough for Botzone's requests
+//! and the web server's API: one value read from text into a tree, and a
+//! tree written back as compact text. Read with `nom` like the other
+//! grammars; nesting is capped so that hostile input cannot exhaust the
+//! stack.
 
 use std::fmt;
 
@@ -56,6 +58,118 @@ impl Json {
             _ => None,
         }
     }
+}
+
+impl Json {
+    /// A string value.
+    pub fn str(text: impl Into<String>) -> Json {
+        Json::String(text.into())
+    }
+
+    /// An object of these members, in order.
+    pub fn object<const N: usize>(members: [(&str, Json); N]) -> Json {
+        Json::Object(
+            members
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        )
+    }
+
+    /// A string's text.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A string member of an object.
+    pub fn get_str(&self, key: &str) -> Option<&str> {
+        self.get(key).and_then(Json::as_str)
+    }
+}
+
+impl From<bool> for Json {
+    fn from(b: bool) -> Json {
+        Json::Bool(b)
+    }
+}
+
+impl From<i64> for Json {
+    fn from(n: i64) -> Json {
+        Json::Number(n as f64)
+    }
+}
+
+impl From<f64> for Json {
+    fn from(n: f64) -> Json {
+        Json::Number(n)
+    }
+}
+
+impl<T: Into<Json>> From<Option<T>> for Json {
+    fn from(value: Option<T>) -> Json {
+        value.map_or(Json::Null, Into::into)
+    }
+}
+
+/// Compact JSON text: no spaces, strings escaped as RFC 8259 asks, whole
+/// numbers without a fraction, and `null` for a number that is not finite.
+impl fmt::Display for Json {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Json::Null => f.write_str("null"),
+            Json::Bool(b) => write!(f, "{b}"),
+            Json::Number(n) if !n.is_finite() => f.write_str("null"),
+            Json::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => write!(f, "{}", *n as i64),
+            Json::Number(n) => write!(f, "{n}"),
+            Json::String(s) => write_string(f, s),
+            Json::Array(items) => {
+                f.write_str("[")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                f.write_str("]")
+            }
+            Json::Object(members) => {
+                f.write_str("{")?;
+                for (i, (key, value)) in members.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write_string(f, key)?;
+                    write!(f, ":{value}")?;
+                }
+                f.write_str("}")
+            }
+        }
+    }
+}
+
+fn write_string(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+    f.write_str("\"")?;
+    for c in s.chars() {
+        match c {
+            '"' => f.write_str("\\\"")?,
+            '\\' => f.write_str("\\\\")?,
+            '\n' => f.write_str("\\n")?,
+            '\r' => f.write_str("\\r")?,
+            '\t' => f.write_str("\\t")?,
+            // Other controls, and the separators JavaScript once refused.
+            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(f, "\\u{unit:04x}")?;
+                }
+            }
+            c => write!(f, "{c}")?,
+        }
+    }
+    f.write_str("\"")
 }
 
 /// Why a text is not one JSON value.
@@ -317,5 +431,26 @@ mod tests {
         let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
         assert!(parse(&ok).is_ok());
         assert!(parse(&"[".repeat(100_000)).is_err(), "no stack overflow");
+    }
+
+    /// What the writer writes, the reader reads back the same.
+    #[test]
+    fn written_json_reads_back() {
+        let value = Json::object([
+            ("s", Json::str("a \"q\" \\ \n \t \u{1} \u{2028} é 😀")),
+            ("n", Json::from(-12i64)),
+            ("x", Json::from(1.25)),
+            ("b", Json::from(true)),
+            ("z", Json::from(None::<i64>)),
+            ("a", Json::Array(vec![Json::Null, Json::Array(Vec::new())])),
+            ("o", Json::Object(Vec::new())),
+        ]);
+        let text = value.to_string();
+        assert!(
+            text.starts_with(r#"{"s":"a \"q\" \\ \n \t \u0001 \u2028 é 😀","n":-12,"x":1.25,"#),
+            "{text}"
+        );
+        assert_eq!(parse(&text), Ok(value));
+        assert_eq!(Json::from(f64::NAN).to_string(), "null");
     }
 }

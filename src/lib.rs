@@ -24,4 +24,5 @@ pub mod rng;
 pub mod search;
 pub mod solve;
 pub mod train;
+pub mod web;
 pub mod wthor;

@@ -16,6 +16,7 @@ mod position;
 mod round;
 mod solve;
 mod train;
+mod web;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -190,6 +191,8 @@ enum Command {
     /// Value every move of a game (GGF, WTHOR or a move list): losses,
     /// mistakes, a summary per player, and a plot with --svg.
     Analyze(analyze::AnalyzeArgs),
+    /// Play and analyse in a browser: a page served by this binary.
+    Web(web::WebArgs),
     /// Play on Botzone: its Reversi JSON interaction on stdin/stdout.
     #[command(after_help = TIME_HELP)]
     Botzone(frontends::BotzoneArgs),
@@ -227,6 +230,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Analyze(args)) => {
             with_evaluators(args.eval.evaluators(), |e| analyze::run(&args, e))
         }
+        Some(Command::Web(args)) => with_evaluators(args.eval.evaluators(), |e| web::run(&args, e)),
         Some(Command::Botzone(args)) => with_evaluators(args.engine.eval.evaluators(), |e| {
             frontends::run_botzone(&args, e, started)
         }),

@@ -385,40 +385,7 @@ impl Session {
     /// "Draw" in tic-tac-toe. Empty squares left at the end go to the winner,
     /// and the line then gives the final score that makes.
     pub fn result_line(&self) -> Option<String> {
-        let position = self.position();
-        let outcome = position.result()?;
-        let variant = self.variant();
-        if variant == Variant::TicTacToe {
-            return Some(match outcome {
-                Outcome::Win(color) => format!("{} wins", side_name(variant, color)),
-                Outcome::Draw => "Draw".to_string(),
-            });
-        }
-        let (black, white) = position.counts();
-        let Outcome::Win(winner) = outcome else {
-            return Some(format!("Draw {black}-{white}"));
-        };
-        let (won, lost) = match winner {
-            Color::Black => (black, white),
-            Color::White => (white, black),
-        };
-        let mut line = format!("{} wins {won}-{lost}", side_name(variant, winner));
-        if variant == Variant::Reversed {
-            line.push_str(" with fewer discs");
-        }
-        let empties = position.empties();
-        if empties > 0 {
-            let score = position.black_score().unwrap_or(0).abs();
-            let squares = if empties == 1 {
-                "square goes"
-            } else {
-                "squares go"
-            };
-            line.push_str(&format!(
-                " (final score {score}: the {empties} empty {squares} to the winner)"
-            ));
-        }
-        Some(line)
+        result_line(&self.position())
     }
 
     /// The moves of the game numbered by pairs (black, white), a few pairs a line:
@@ -501,6 +468,43 @@ fn why_illegal(position: &AnyPosition, square: &str) -> MoveError {
     } else {
         MoveError::FlipsNothing { square, legal }
     }
+}
+
+/// [`Session::result_line`] of the game that reached `position`.
+pub fn result_line(position: &AnyPosition) -> Option<String> {
+    let outcome = position.result()?;
+    let variant = position.variant();
+    if variant == Variant::TicTacToe {
+        return Some(match outcome {
+            Outcome::Win(color) => format!("{} wins", side_name(variant, color)),
+            Outcome::Draw => "Draw".to_string(),
+        });
+    }
+    let (black, white) = position.counts();
+    let Outcome::Win(winner) = outcome else {
+        return Some(format!("Draw {black}-{white}"));
+    };
+    let (won, lost) = match winner {
+        Color::Black => (black, white),
+        Color::White => (white, black),
+    };
+    let mut line = format!("{} wins {won}-{lost}", side_name(variant, winner));
+    if variant == Variant::Reversed {
+        line.push_str(" with fewer discs");
+    }
+    let empties = position.empties();
+    if empties > 0 {
+        let score = position.black_score().unwrap_or(0).abs();
+        let squares = if empties == 1 {
+            "square goes"
+        } else {
+            "squares go"
+        };
+        line.push_str(&format!(
+            " (final score {score}: the {empties} empty {squares} to the winner)"
+        ));
+    }
+    Some(line)
 }
 
 #[cfg(test)]

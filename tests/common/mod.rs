@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 
+pub mod webdriver;
+
 /// Generous patience for answers that should come at once, for noisy CI machines.
 pub const PATIENCE: Duration = Duration::from_secs(20);
 

@@ -1,0 +1,677 @@
+//! One game of `orca web`: its line of moves with undo, redo and going to
+//! any move, who plays each side, and the engine that plays Orca's moves
+//! and values every move for the hints. What changes is told to the page's
+//! event streams (Server-Sent Events) as the state and the search's info.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, Weak};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+
+use crate::engine::{
+    BestMove, BookNote, Engine, GoLimits, GoRequest, Level, MAX_LEVEL, Report, SearchDone,
+    SearchInfo,
+};
+use crate::eval::{DISC, Evaluators};
+use crate::game::{AnyMove, AnyPosition, Color, UnknownName, Variant};
+use crate::json::Json;
+use crate::play::session::result_line;
+use crate::protocol::channel_engine;
+
+/// Transposition table of each game's engine, in MB.
+pub const GAME_HASH_MB: usize = 16;
+
+/// Most lines a hint values (every legal move).
+const HINT_LINES: usize = 64;
+
+/// Who chooses the moves of one colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A person at the page.
+    Person,
+    /// Orca's search.
+    Orca,
+}
+
+impl Player {
+    fn name(self) -> &'static str {
+        match self {
+            Player::Person => "person",
+            Player::Orca => "orca",
+        }
+    }
+}
+
+impl std::str::FromStr for Player {
+    type Err = UnknownName;
+
+    /// `person` or `orca`.
+    fn from_str(text: &str) -> Result<Player, UnknownName> {
+        match text {
+            "person" => Ok(Player::Person),
+            "orca" => Ok(Player::Orca),
+            _ => Err(UnknownName::new("player", text, "person or orca")),
+        }
+    }
+}
+
+/// How Orca plays: a level (1 weakest, [`MAX_LEVEL`] full strength) and the
+/// most time a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    /// 1 to [`MAX_LEVEL`].
+    pub level: u8,
+    /// The time a move (a level below full strength is usually faster).
+    pub movetime: Duration,
+}
+
+impl Default for Strength {
+    fn default() -> Self {
+        Strength {
+            level: MAX_LEVEL,
+            movetime: Duration::from_secs(1),
+        }
+    }
+}
+
+/// The settings of a game the page may change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Who plays black (X in tic-tac-toe).
+    pub black: Player,
+    /// Who plays white (O).
+    pub white: Player,
+    /// Orca's strength.
+    pub strength: Strength,
+    /// Whether every legal move is valued while a person is to move.
+    pub hints: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            black: Player::Person,
+            white: Player::Orca,
+            strength: Strength::default(),
+            hints: false,
+        }
+    }
+}
+
+impl Settings {
+    fn player(&self, color: Color) -> Player {
+        match color {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
+}
+
+/// Who made a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum By {
+    Person,
+    Orca,
+    /// A pass played because the side had no move.
+    ForcedPass,
+}
+
+impl By {
+    fn name(self) -> &'static str {
+        match self {
+            By::Person => "person",
+            By::Orca => "orca",
+            By::ForcedPass => "pass",
+        }
+    }
+}
+
+/// One move of the line.
+#[derive(Clone, Debug)]
+struct Ply {
+    mv: AnyMove,
+    color: Color,
+    by: By,
+    /// The position after it.
+    after: AnyPosition,
+    /// Orca's value of its own move, centi-discs for the mover.
+    score: Option<i32>,
+    /// Whether that value is exact.
+    exact: bool,
+    /// Whether the move came from the opening book.
+    book: bool,
+}
+
+/// Why a request on a game was refused (the page gets it as an HTTP error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The move is no legal move here (HTTP 400).
+    BadMove(String),
+    /// The request does not fit the game's state now (HTTP 409).
+    Conflict(String),
+}
+
+impl std::fmt::Display for GameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameError::BadMove(why) | GameError::Conflict(why) => f.write_str(why),
+        }
+    }
+}
+
+/// What the running search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// Orca's move at the end of the line.
+    Move,
+    /// The hints of the position at the cursor.
+    Hint,
+}
+
+/// One `go` sent to the engine: its purpose and the game's generation then
+/// (a result of an older generation no longer applies).
+#[derive(Clone, Copy, Debug)]
+struct Tag {
+    purpose: Purpose,
+    generation: u64,
+}
+
+/// One game and its engine.
+pub struct Game {
+    id: u64,
+    start: AnyPosition,
+    line: Vec<Ply>,
+    /// Moves of the line played on the board: the rest can be redone.
+    cursor: usize,
+    settings: Settings,
+    engine: Engine,
+    /// The searches sent and not yet answered, oldest first.
+    sent: VecDeque<Tag>,
+    generation: u64,
+    /// The purpose of the search whose results apply now.
+    thinking: Option<Purpose>,
+    /// Its last info, as sent to the page.
+    info: Option<Json>,
+    /// The book's move for the search running, if it answered from the book.
+    book: Option<BookNote>,
+    streams: Vec<Sender<Arc<str>>>,
+    /// Counts the states told: the page keeps the newest of those it gets
+    /// (an answer may come after an event sent later).
+    version: u64,
+    /// When a request last touched the game.
+    pub last_seen: Instant,
+}
+
+impl Game {
+    /// A new game of `variant` with its engine, whose reports a thread of
+    /// its own feeds back into the game.
+    ///
+    /// # Errors
+    /// The engine's, when its table cannot be allocated.
+    pub fn start(
+        id: u64,
+        variant: Variant,
+        settings: Settings,
+        evaluators: Arc<Evaluators>,
+    ) -> Result<Arc<Mutex<Game>>, String> {
+        let (engine, reports) =
+            channel_engine(GAME_HASH_MB, evaluators).map_err(|e| e.to_string())?;
+        let game = Arc::new(Mutex::new(Game {
+            id,
+            start: AnyPosition::start(variant),
+            line: Vec::new(),
+            cursor: 0,
+            settings,
+            engine,
+            sent: VecDeque::new(),
+            generation: 0,
+            thinking: None,
+            info: None,
+            book: None,
+            streams: Vec::new(),
+            version: 0,
+            last_seen: Instant::now(),
+        }));
+        let weak = Arc::downgrade(&game);
+        thread::Builder::new()
+            .name(format!("web game {id}"))
+            .spawn(move || pump(&weak, &reports))
+            .map_err(|e| format!("cannot start a thread: {e}"))?;
+        lock(&game).changed();
+        Ok(game)
+    }
+
+    /// The position on the board (at the cursor).
+    pub fn position(&self) -> AnyPosition {
+        self.position_at(self.cursor)
+    }
+
+    fn position_at(&self, ply: usize) -> AnyPosition {
+        match ply {
+            0 => self.start,
+            n => self.line[n - 1].after,
+        }
+    }
+
+    /// Plays a person's move at the cursor (the moves after it are dropped).
+    ///
+    /// # Errors
+    /// [`GameError::BadMove`] for a move that is not legal here;
+    /// [`GameError::Conflict`] when Orca is to move or the game is over.
+    pub fn play(&mut self, text: &str) -> Result<(), GameError> {
+        let position = self.position();
+        if position.is_over() {
+            return Err(GameError::Conflict("the game is over".into()));
+        }
+        if self.settings.player(position.to_move()) == Player::Orca {
+            return Err(GameError::Conflict("Orca is to move".into()));
+        }
+        let mv = position
+            .parse_move(text)
+            .map_err(|e| GameError::BadMove(e.to_string()))?;
+        let after = position.play(mv).ok_or_else(|| {
+            GameError::BadMove(format!(
+                "{mv} is not legal here (legal: {})",
+                position.legal_move_names().join(" ")
+            ))
+        })?;
+        self.push(Ply {
+            mv,
+            color: position.to_move(),
+            by: By::Person,
+            after,
+            score: None,
+            exact: false,
+            book: false,
+        });
+        self.changed();
+        Ok(())
+    }
+
+    fn push(&mut self, ply: Ply) {
+        self.line.truncate(self.cursor);
+        self.line.push(ply);
+        self.cursor = self.line.len();
+    }
+
+    /// Whether the cursor may stop at `ply` when stepping back and forth: a
+    /// position where a person chooses (every position when nobody does).
+    fn stop_here(&self, ply: usize) -> bool {
+        let position = self.position_at(ply);
+        let nobody = self.settings.black == Player::Orca && self.settings.white == Player::Orca;
+        nobody
+            || position.is_over()
+            || (!position.must_pass() && self.settings.player(position.to_move()) == Player::Person)
+    }
+
+    /// Takes back to the last position where a person was to move.
+    ///
+    /// # Errors
+    /// [`GameError::Conflict`] at the start of the line.
+    pub fn undo(&mut self) -> Result<(), GameError> {
+        if self.cursor == 0 {
+            return Err(GameError::Conflict("nothing to take back".into()));
+        }
+        self.cursor -= 1;
+        while self.cursor > 0 && !self.stop_here(self.cursor) {
+            self.cursor -= 1;
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// Plays again the moves taken back, to the next position where a
+    /// person is to move.
+    ///
+    /// # Errors
+    /// [`GameError::Conflict`] when no move was taken back.
+    pub fn redo(&mut self) -> Result<(), GameError> {
+        if self.cursor == self.line.len() {
+            return Err(GameError::Conflict("nothing to play again".into()));
+        }
+        self.cursor += 1;
+        while self.cursor < self.line.len() && !self.stop_here(self.cursor) {
+            self.cursor += 1;
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// Sets the board to the position after `ply` moves of the line.
+    ///
+    /// # Errors
+    /// [`GameError::Conflict`] beyond the line.
+    pub fn go_to(&mut self, ply: usize) -> Result<(), GameError> {
+        if ply > self.line.len() {
+            return Err(GameError::Conflict(format!(
+                "the line has {} moves",
+                self.line.len()
+            )));
+        }
+        self.cursor = ply;
+        self.changed();
+        Ok(())
+    }
+
+    /// Changes who plays, Orca's strength or the hints.
+    pub fn set(&mut self, settings: Settings) {
+        self.settings = settings;
+        self.changed();
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+
+    /// Stops Orca's move or the hints; Orca moves again after the next
+    /// change (a move, undo, redo or new settings).
+    pub fn stop(&mut self) {
+        self.halt();
+        self.tell_state();
+    }
+
+    /// Tells the page the new state.
+    fn tell_state(&mut self) {
+        self.version += 1;
+        self.broadcast("state", &self.state());
+    }
+
+    /// Ends the running search; its answer will not apply.
+    fn halt(&mut self) {
+        self.generation += 1;
+        if self.thinking.take().is_some() {
+            self.engine.stop();
+        }
+        self.info = None;
+        self.book = None;
+    }
+
+    /// After every change: forced passes at the end of the line are played,
+    /// then Orca's move or the hints are searched, and the page is told.
+    fn changed(&mut self) {
+        self.halt();
+        while self.cursor == self.line.len() {
+            let position = self.position();
+            if !position.must_pass() {
+                break;
+            }
+            let after = position.play(AnyMove::PASS).expect("a forced pass plays");
+            self.push(Ply {
+                mv: AnyMove::PASS,
+                color: position.to_move(),
+                by: By::ForcedPass,
+                after,
+                score: None,
+                exact: false,
+                book: false,
+            });
+        }
+        let position = self.position();
+        let purpose = if position.is_over() {
+            None
+        } else if self.cursor == self.line.len()
+            && self.settings.player(position.to_move()) == Player::Orca
+        {
+            Some(Purpose::Move)
+        } else if self.settings.hints {
+            Some(Purpose::Hint)
+        } else {
+            None
+        };
+        if let Some(purpose) = purpose {
+            self.search(purpose);
+        }
+        self.tell_state();
+    }
+
+    fn search(&mut self, purpose: Purpose) {
+        let strength = self.settings.strength;
+        let limits = match purpose {
+            Purpose::Move => GoLimits {
+                movetime: Some(strength.movetime),
+                level: Level::new(strength.level),
+                book: true,
+                ..GoLimits::default()
+            },
+            Purpose::Hint => GoLimits {
+                infinite: true,
+                multipv: HINT_LINES,
+                ..GoLimits::default()
+            },
+        };
+        // The search stopped a moment ago may still be ending.
+        self.engine.wait();
+        let request = GoRequest {
+            position: self.position(),
+            limits,
+            received: Instant::now(),
+            overhead: Duration::from_millis(10),
+        };
+        if self.engine.go(request).is_ok() {
+            self.sent.push_back(Tag {
+                purpose,
+                generation: self.generation,
+            });
+            self.thinking = Some(purpose);
+        }
+    }
+
+    /// The tag of the search a report belongs to, if its results apply.
+    fn current(&self) -> Option<Tag> {
+        self.sent
+            .front()
+            .copied()
+            .filter(|tag| tag.generation == self.generation)
+    }
+
+    fn on_info(&mut self, info: &SearchInfo) {
+        if let Some(tag) = self.current() {
+            let json = info_json(info, tag.purpose, self.book.is_some());
+            self.broadcast("info", &json);
+            self.info = Some(json);
+        }
+    }
+
+    fn on_done(&mut self, done: &SearchDone) {
+        let Some(tag) = self.sent.pop_front() else {
+            return;
+        };
+        if tag.generation != self.generation || tag.purpose != Purpose::Move {
+            return;
+        }
+        self.thinking = None;
+        let position = self.position();
+        let mv = match done.best {
+            BestMove::Move(mv) => mv,
+            BestMove::Pass => AnyMove::PASS,
+            BestMove::None => return,
+        };
+        let Some(after) = position.play(mv) else {
+            log::error!("web: game {}: engine move {mv} does not play", self.id);
+            return;
+        };
+        let info = done.info.as_ref();
+        self.push(Ply {
+            mv,
+            color: position.to_move(),
+            by: By::Orca,
+            after,
+            score: info.map(|i| i.score),
+            exact: info.is_some_and(|i| i.exact),
+            book: self.book.is_some(),
+        });
+        self.changed();
+    }
+
+    /// Adds an event stream; it gets the state (and the search's info) at once.
+    pub fn subscribe(&mut self) -> Receiver<Arc<str>> {
+        let (sender, receiver) = crossbeam_channel::unbounded();
+        let _ = sender.send(event("state", &self.state()));
+        if let Some(info) = &self.info {
+            let _ = sender.send(event("info", info));
+        }
+        self.streams.push(sender);
+        receiver
+    }
+
+    /// Event streams still open, after a keep-alive comment to each.
+    pub fn live_streams(&mut self) -> usize {
+        let ping: Arc<str> = Arc::from(": keep-alive\n\n");
+        self.streams.retain(|s| s.send(Arc::clone(&ping)).is_ok());
+        self.streams.len()
+    }
+
+    fn broadcast(&mut self, name: &str, data: &Json) {
+        let text = event(name, data);
+        self.streams.retain(|s| s.send(Arc::clone(&text)).is_ok());
+    }
+
+    /// The whole state the page draws, as JSON.
+    pub fn state(&self) -> Json {
+        let position = self.position();
+        let (black, white) = position.counts();
+        let moves = self
+            .line
+            .iter()
+            .map(|ply| {
+                Json::object([
+                    ("move", Json::str(ply.mv.to_string())),
+                    ("color", Json::str(color_name(ply.color))),
+                    ("by", Json::str(ply.by.name())),
+                    ("score", Json::from(ply.score.map(discs))),
+                    ("exact", Json::from(ply.exact)),
+                    ("book", Json::from(ply.book)),
+                ])
+            })
+            .collect();
+        let last = self.cursor.checked_sub(1).map(|i| &self.line[i]);
+        let strength = self.settings.strength;
+        Json::object([
+            ("id", Json::from(self.id as i64)),
+            ("version", Json::from(self.version as i64)),
+            ("variant", Json::str(position.variant().name())),
+            ("position", Json::str(position.to_string())),
+            ("to_move", Json::str(color_name(position.to_move()))),
+            (
+                "legal",
+                Json::Array(
+                    position
+                        .legal_move_names()
+                        .into_iter()
+                        .filter(|m| m != "pass")
+                        .map(Json::str)
+                        .collect(),
+                ),
+            ),
+            ("black_discs", Json::from(i64::from(black))),
+            ("white_discs", Json::from(i64::from(white))),
+            ("moves", Json::Array(moves)),
+            ("cursor", Json::from(self.cursor as i64)),
+            (
+                "last",
+                Json::from(last.map(|p| Json::str(p.mv.to_string()))),
+            ),
+            ("over", Json::from(position.is_over())),
+            ("result", Json::from(result_line(&position).map(Json::str))),
+            ("black", Json::str(self.settings.black.name())),
+            ("white", Json::str(self.settings.white.name())),
+            ("level", Json::from(i64::from(strength.level))),
+            (
+                "movetime_ms",
+                Json::from(strength.movetime.as_millis() as i64),
+            ),
+            ("hints", Json::from(self.settings.hints)),
+            (
+                "thinking",
+                Json::from(self.thinking.map(|p| {
+                    Json::str(match p {
+                        Purpose::Move => "move",
+                        Purpose::Hint => "hint",
+                    })
+                })),
+            ),
+        ])
+    }
+}
+
+/// Locks a game, whatever a panicking holder left (the state is still whole:
+/// every change is made under the lock in one step).
+pub fn lock(game: &Mutex<Game>) -> std::sync::MutexGuard<'_, Game> {
+    game.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Feeds the engine's reports into the game while the game lives.
+fn pump(game: &Weak<Mutex<Game>>, reports: &Receiver<Report>) {
+    loop {
+        let report = match reports.recv_timeout(Duration::from_secs(1)) {
+            Ok(report) => report,
+            Err(RecvTimeoutError::Timeout) if game.strong_count() > 0 => continue,
+            Err(_) => return,
+        };
+        let Some(game) = game.upgrade() else { return };
+        let mut game = lock(&game);
+        match &report {
+            Report::Info(info) => game.on_info(info),
+            Report::Book(note) => game.book = Some(*note),
+            Report::Done(done) => game.on_done(done),
+            _ => {}
+        }
+    }
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// Centi-discs as discs.
+fn discs(score: i32) -> f64 {
+    f64::from(score) / f64::from(DISC)
+}
+
+/// One Server-Sent Event.
+fn event(name: &str, data: &Json) -> Arc<str> {
+    Arc::from(format!("event: {name}\ndata: {data}\n\n"))
+}
+
+fn info_json(info: &SearchInfo, purpose: Purpose, book: bool) -> Json {
+    let moves = |pv: &[AnyMove]| Json::Array(pv.iter().map(|m| Json::str(m.to_string())).collect());
+    let lines = info
+        .lines
+        .iter()
+        .filter_map(|line| {
+            let first = line.pv.first()?;
+            Some(Json::object([
+                ("move", Json::str(first.to_string())),
+                ("score", Json::from(discs(line.score))),
+                ("exact", Json::from(info.exact)),
+                ("pv", moves(&line.pv)),
+            ]))
+        })
+        .collect();
+    Json::object([
+        (
+            "for",
+            Json::str(match purpose {
+                Purpose::Move => "move",
+                Purpose::Hint => "hint",
+            }),
+        ),
+        ("depth", Json::from(i64::from(info.depth))),
+        ("seldepth", Json::from(i64::from(info.seldepth))),
+        ("score", Json::from(discs(info.score))),
+        ("exact", Json::from(info.exact)),
+        ("selectivity", Json::from(i64::from(info.selectivity))),
+        ("nodes", Json::from(info.nodes as i64)),
+        ("nps", Json::from(info.nps() as i64)),
+        ("time_ms", Json::from(info.elapsed.as_millis() as i64)),
+        ("book", Json::from(book)),
+        ("pv", moves(&info.pv)),
+        ("lines", Json::Array(lines)),
+    ])
+}

@@ -1,0 +1,40 @@
+//! The page's files, built into the binary: nothing to install, no network.
+
+/// One file the server sends.
+#[derive(Debug)]
+pub struct File {
+    /// Its name in the address (`/app.js`).
+    pub name: &'static str,
+    /// Its media type.
+    pub content_type: &'static str,
+    /// Its text.
+    pub body: &'static str,
+}
+
+/// The page (`/`).
+pub static INDEX: File = File {
+    name: "index.html",
+    content_type: "text/html; charset=utf-8",
+    body: include_str!("page/index.html"),
+};
+
+/// Every file but the page itself.
+static FILES: [File; 2] = [
+    File {
+        name: "app.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("page/app.js"),
+    },
+    File {
+        name: "style.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_str!("page/style.css"),
+    },
+];
+
+/// The file named `name` (`index.html` too).
+pub fn file(name: &str) -> Option<&'static File> {
+    std::iter::once(&INDEX)
+        .chain(FILES.iter())
+        .find(|f| f.name == name)
+}

@@ -1,0 +1,231 @@
+// The page of `orca web`: draws the game the server keeps and sends the
+// person's moves and choices; the server's event stream says what changed.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+let game = null; // the last state the server sent
+let info = null; // the last search info of the current state
+let events = null;
+
+async function api(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!response.ok) {
+    throw new Error(data && data.error ? data.error : response.statusText);
+  }
+  return data;
+}
+
+function showError(e) {
+  $("error").textContent = e ? e.message || String(e) : "";
+}
+
+async function act(action, body) {
+  if (!game) return;
+  try {
+    showError(null);
+    show(await api("POST", `/api/games/${game.id}/${action}`, body || {}));
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function strength() {
+  return { level: Number($("level").value), movetime_ms: Number($("movetime").value) };
+}
+
+async function newGame() {
+  try {
+    showError(null);
+    if (game) api("DELETE", `/api/games/${game.id}`).catch(() => {});
+    if (events) events.close();
+    info = null;
+    const state = await api("POST", "/api/games", {
+      variant: $("variant").value,
+      black: $("black").value,
+      white: $("white").value,
+      hints: $("hints").checked,
+      ...strength(),
+    });
+    show(state);
+    listen(state.id);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function listen(id) {
+  events = new EventSource(`/api/games/${id}/events`);
+  events.addEventListener("state", (e) => show(JSON.parse(e.data)));
+  events.addEventListener("info", (e) => {
+    info = JSON.parse(e.data);
+    drawInfo();
+    if (info.for === "hint") drawBoard();
+  });
+}
+
+function show(state) {
+  // An answer may arrive after the event of a later change.
+  if (game && game.id === state.id && state.version < game.version) return;
+  if (game && (state.cursor !== game.cursor || state.moves.length !== game.moves.length)) info = null;
+  if (!state.thinking) info = null;
+  game = state;
+  drawBoard();
+  drawStatus();
+  drawMoves();
+  drawInfo();
+  $("undo").disabled = game.cursor === 0;
+  $("redo").disabled = game.cursor === game.moves.length;
+  $("stop").disabled = !game.thinking;
+  $("hints").checked = game.hints;
+}
+
+function sideName(color) {
+  if (game.variant === "tictactoe") return color === "black" ? "X" : "O";
+  return color === "black" ? "Black" : "White";
+}
+
+function personToMove() {
+  return !game.over && game[game.to_move] === "person";
+}
+
+function size() {
+  return game.variant === "tictactoe" ? 3 : 8;
+}
+
+function squareName(i) {
+  const n = size();
+  return "abcdefgh"[i % n] + String(Math.floor(i / n) + 1);
+}
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+let drawn = ""; // what the board shows, to redraw it only when that changes
+
+function drawBoard() {
+  const n = size();
+  const squares = game.position.split(/\s+/)[0];
+  const svg = el("svg", { viewBox: `0 0 ${n} ${n}`, role: "presentation" });
+  const legal = new Set(personToMove() ? game.legal : []);
+  const hints = new Map();
+  if (info && info.for === "hint") for (const line of info.lines) hints.set(line.move, line);
+  const best = info && info.lines.length ? info.lines[0].move : null;
+  const key = JSON.stringify([game.position, [...legal], game.last, [...hints.values()]]);
+  if (key === drawn) return;
+  drawn = key;
+  for (let i = 0; i < n * n; i++) {
+    const x = i % n, y = Math.floor(i / n), name = squareName(i);
+    const square = el("rect", { x, y, width: 1, height: 1, class: "square", "data-square": name }, svg);
+    square.setAttribute("aria-label", name);
+    if (legal.has(name)) {
+      square.classList.add("legal");
+      square.addEventListener("click", () => act("move", { move: name }));
+    }
+    const c = squares[i];
+    if (game.variant === "tictactoe") {
+      if (c !== "-") el("text", { x: x + .5, y: y + .5, class: "mark" }, svg).textContent = c;
+    } else if (c === "X" || c === "O") {
+      el("circle", { cx: x + .5, cy: y + .5, r: .42, class: c === "X" ? "disc-black" : "disc-white", "data-disc": c }, svg);
+    }
+    if (hints.has(name)) {
+      const line = hints.get(name);
+      const text = el("text", { x: x + .5, y: y + .5, class: name === best ? "hint best" : "hint" }, svg);
+      text.textContent = formatScore(line.score, line.exact);
+    } else if (legal.has(name)) {
+      el("circle", { cx: x + .5, cy: y + .5, r: .12, class: "legal-dot" }, svg);
+    }
+    if (game.last === name) el("circle", { cx: x + .5, cy: y + .5, r: .07, class: "last" }, svg);
+  }
+  $("board").replaceChildren(svg);
+}
+
+function formatScore(score, exact) {
+  const text = (score > 0 ? "+" : "") + (exact ? String(Math.round(score)) : score.toFixed(1));
+  return text;
+}
+
+function drawStatus() {
+  let status;
+  if (game.over) {
+    status = game.result;
+  } else {
+    const who = game[game.to_move] === "orca" ? "Orca" : "you";
+    status = `${sideName(game.to_move)} to move (${who})`;
+    if (game.thinking === "move") status += ": Orca is thinking...";
+    const last = game.cursor > 0 ? game.moves[game.cursor - 1] : null;
+    if (last && last.move === "pass") status = `${sideName(last.color)} passes. ` + status;
+    if (game.cursor < game.moves.length) status += " (going back over the game)";
+  }
+  $("status").textContent = status;
+  $("discs").textContent = game.variant === "tictactoe" ? "" :
+    `Black ${game.black_discs} - White ${game.white_discs}`;
+}
+
+function drawMoves() {
+  const list = $("moves");
+  list.replaceChildren();
+  game.moves.forEach((m, i) => {
+    const item = document.createElement("li");
+    let text = `${sideName(m.color)} ${m.move}`;
+    if (m.book) text += " (book)";
+    else if (m.score !== null) text += ` ${formatScore(m.score, m.exact)}`;
+    item.textContent = text;
+    item.dataset.ply = String(i + 1);
+    if (i + 1 === game.cursor) item.classList.add("current");
+    if (i + 1 > game.cursor) item.classList.add("future");
+    item.addEventListener("click", () => act("goto", { ply: i + 1 }));
+    list.appendChild(item);
+  });
+}
+
+function drawInfo() {
+  if (!info) {
+    $("info").textContent = game && game.thinking ? "thinking..." : "";
+    return;
+  }
+  if (info.book) {
+    $("info").textContent = `book move ${info.pv[0] || ""}`;
+    return;
+  }
+  const depth = info.exact ? `${info.depth} (exact)` : `${info.depth}@${info.selectivity}%`;
+  $("info").textContent =
+    `depth ${depth}  score ${formatScore(info.score, info.exact)}\n` +
+    `nodes ${info.nodes.toLocaleString()}  ${Math.round(info.nps / 1000).toLocaleString()} kN/s  ${(info.time_ms / 1000).toFixed(1)} s\n` +
+    `pv ${info.pv.join(" ")}`;
+}
+
+$("new-game").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
+$("undo").addEventListener("click", () => act("undo"));
+$("redo").addEventListener("click", () => act("redo"));
+$("stop").addEventListener("click", () => act("stop"));
+$("hints").addEventListener("change", () => act("settings", { hints: $("hints").checked }));
+$("level").addEventListener("input", () => { $("level-out").value = $("level").value; });
+$("level").addEventListener("change", () => act("settings", strength()));
+$("movetime").addEventListener("change", () => act("settings", strength()));
+$("black").addEventListener("change", () => act("settings", { black: $("black").value }));
+$("white").addEventListener("change", () => act("settings", { white: $("white").value }));
+$("type-move").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const text = $("move-text").value.trim();
+  if (text) act("move", { move: text }).then(() => { $("move-text").value = ""; });
+});
+document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+  if (e.key === "u") act("undo");
+  else if (e.key === "r") act("redo");
+  else if (e.key === "s") act("stop");
+  else if (e.key === "m") $("move-text").focus();
+});
+window.addEventListener("pagehide", () => { if (events) events.close(); });
+newGame();

@@ -1,0 +1,164 @@
+//! The page of `orca web` in a real browser (headless Chromium through
+//! chromedriver): a whole game against level 1 played by clicking squares,
+//! undo, hints, and screenshots of a desktop-sized and a phone-sized window
+//! under `target/web-screenshots/` to look at.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use common::webdriver::{Browser, CHROMEDRIVER};
+use common::{Orca, PATIENCE};
+use orca::game::{AnyPosition, Variant};
+use orca::json::Json;
+
+/// Where the screenshots go.
+fn screenshots() -> PathBuf {
+    // CARGO_TARGET_TMPDIR is target/tmp.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("target")
+        .join("web-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn save(browser: &Browser, name: &str) {
+    let png = browser.screenshot();
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    std::fs::write(screenshots().join(name), png).unwrap();
+}
+
+/// The page's game state.
+fn state(browser: &Browser) -> Json {
+    browser.run("return game;")
+}
+
+fn moves(state: &Json) -> Vec<String> {
+    state
+        .get("moves")
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .map(|m| m.get_str("move").unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn play_a_whole_game_in_the_browser() {
+    if !Browser::available() {
+        // .ci/run installs the browser and makes sure it is there.
+        eprintln!("skipped: no {CHROMEDRIVER} (apt-get install chromium chromium-driver)");
+        return;
+    }
+    let orca = Orca::start(&["web", "--port", "0"]);
+    let line = orca.recv();
+    let url = line
+        .strip_prefix("Orca web: ")
+        .expect("the address")
+        .to_string();
+    let browser = Browser::start(1280, 900);
+    browser.open(&url);
+    browser.wait_for(
+        "return typeof game !== 'undefined' && game !== null;",
+        PATIENCE,
+    );
+    // Level 1, a quarter of a second a move, then a new game.
+    browser.run(
+        "const level = document.getElementById('level'); level.value = '1';
+         level.dispatchEvent(new Event('input'));
+         document.getElementById('movetime').value = '250';",
+    );
+    browser.click(&browser.find("#new"));
+    browser.wait_for(
+        "return game && game.level === 1 && game.movetime_ms === 250;",
+        PATIENCE,
+    );
+
+    // Click a legal square whenever it is the person's turn.
+    let mut clicks = 0;
+    loop {
+        let ready = browser.wait_for(
+            "return game.over ? 'over'
+                 : (game.to_move === 'black' && !game.thinking
+                    && document.querySelectorAll('rect.square.legal').length > 0) ? 'move' : null;",
+            Duration::from_secs(120),
+        );
+        if ready.as_str() == Some("over") {
+            break;
+        }
+        let before = moves(&state(&browser)).len();
+        browser.click_nth("rect.square.legal", clicks);
+        clicks += 1;
+        browser.wait_for(&format!("return game.moves.length > {before};"), PATIENCE);
+        assert!(clicks < 70, "too many moves");
+    }
+    let end = state(&browser);
+    let played = moves(&end);
+    let position = AnyPosition::start(Variant::Othello)
+        .play_line(played.iter().map(String::as_str))
+        .unwrap();
+    assert!(position.is_over());
+    assert_eq!(end.get_str("position"), Some(position.to_string().as_str()));
+    // What the page shows: the move list, the discs, the result.
+    assert_eq!(browser.find_all("#moves li").len(), played.len());
+    let (black, white) = position.counts();
+    assert_eq!(
+        browser.text(&browser.find("#discs")),
+        format!("Black {black} - White {white}")
+    );
+    let status = browser.text(&browser.find("#status"));
+    let winner = match black.cmp(&white) {
+        std::cmp::Ordering::Greater => "Black wins",
+        std::cmp::Ordering::Less => "White wins",
+        std::cmp::Ordering::Equal => "Draw",
+    };
+    assert!(status.starts_with(winner), "{status} ({black}-{white})");
+    save(&browser, "desktop-game-over.png");
+
+    // Undo goes back to the last position where the person was to move.
+    browser.click(&browser.find("#undo"));
+    let undone = browser.wait_for(
+        "return game.cursor < game.moves.length ? game : null;",
+        PATIENCE,
+    );
+    assert_eq!(undone.get_str("to_move"), Some("black"));
+    assert!(
+        browser
+            .text(&browser.find("#status"))
+            .contains("going back")
+    );
+
+    // Hints: a new game between two people, every opening move valued.
+    browser.run("document.getElementById('white').value = 'person';");
+    browser.click(&browser.find("#new"));
+    browser.wait_for(
+        "return game && game.moves.length === 0 && game.white === 'person';",
+        PATIENCE,
+    );
+    browser.click(&browser.find("#hints"));
+    browser.wait_for(
+        "return document.querySelectorAll('#board text.hint').length === 4;",
+        PATIENCE,
+    );
+    save(&browser, "desktop-hints.png");
+    // A typed move plays as a click does.
+    browser.type_into(&browser.find("#move-text"), "f5\n");
+    browser.wait_for(
+        "return game.moves.length === 1 && game.moves[0].move === 'f5';",
+        PATIENCE,
+    );
+
+    browser.resize(390, 844);
+    browser.wait_for("return window.innerWidth <= 400;", PATIENCE);
+    let board_width =
+        browser.run("return document.getElementById('board').getBoundingClientRect().width;");
+    let width = match board_width {
+        Json::Number(n) => n,
+        _ => panic!("no width: {board_width}"),
+    };
+    // The board fills a phone's width.
+    assert!((300.0..=400.0).contains(&width), "{board_width}");
+    save(&browser, "phone-hints.png");
+}

@@ -1,0 +1,392 @@
+//! `orca web` driven through a real socket, as the page drives it: the JSON
+//! API and the event stream.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use common::{Orca, PATIENCE};
+use crossbeam_channel::{Receiver, unbounded};
+use orca::game::{AnyPosition, Variant};
+use orca::json::{self, Json};
+
+/// A running `orca web` and its address (`127.0.0.1:port`).
+struct Server {
+    _orca: Orca,
+    address: String,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let mut all = vec!["web", "--port", "0"];
+        all.extend_from_slice(args);
+        let orca = Orca::start(&all);
+        let line = orca.recv();
+        let address = line
+            .strip_prefix("Orca web: http://")
+            .and_then(|a| a.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("no address: {line}"))
+            .to_string();
+        Server {
+            _orca: orca,
+            address,
+        }
+    }
+
+    /// One request; the status and the body.
+    fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.address,
+            body.len()
+        )
+        .unwrap();
+        let mut text = String::new();
+        stream.read_to_string(&mut text).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let status = head
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no status: {text}"));
+        (status, body.to_string())
+    }
+
+    /// A request that must answer `status`; its body as JSON (null if none).
+    fn expect(&self, method: &str, path: &str, body: &str, status: u16) -> Json {
+        let (got, text) = self.request(method, path, body);
+        assert_eq!(got, status, "{method} {path} {body}: {text}");
+        if text.is_empty() {
+            Json::Null
+        } else {
+            json::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
+        }
+    }
+
+    fn new_game(&self, body: &str) -> Json {
+        self.expect("POST", "/api/games", body, 201)
+    }
+
+    fn post(&self, id: i64, action: &str, body: &str) -> Json {
+        self.expect("POST", &format!("/api/games/{id}/{action}"), body, 200)
+    }
+
+    fn state(&self, id: i64) -> Json {
+        self.expect("GET", &format!("/api/games/{id}"), "", 200)
+    }
+
+    /// The events of a game's stream: (name, data).
+    fn events(&self, id: i64) -> Receiver<(String, Json)> {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        write!(
+            stream,
+            "GET /api/games/{id}/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+            self.address
+        )
+        .unwrap();
+        let (sender, receiver) = unbounded();
+        thread::spawn(move || {
+            let mut name = String::new();
+            for line in BufReader::new(stream).lines() {
+                let Ok(line) = line else { return };
+                if let Some(n) = line.strip_prefix("event: ") {
+                    name = n.to_string();
+                } else if let Some(data) = line.strip_prefix("data: ") {
+                    let data = json::parse(data).expect("event data is JSON");
+                    if sender.send((name.clone(), data)).is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        receiver
+    }
+}
+
+fn id(state: &Json) -> i64 {
+    state.get("id").and_then(Json::as_i64).unwrap()
+}
+
+fn text<'a>(state: &'a Json, key: &str) -> &'a str {
+    state
+        .get_str(key)
+        .unwrap_or_else(|| panic!("no {key}: {state}"))
+}
+
+fn number(state: &Json, key: &str) -> i64 {
+    state
+        .get(key)
+        .and_then(Json::as_i64)
+        .unwrap_or_else(|| panic!("no {key}: {state}"))
+}
+
+fn strings(state: &Json, key: &str) -> Vec<String> {
+    state
+        .get(key)
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn moves(state: &Json) -> Vec<String> {
+    state
+        .get("moves")
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .map(|m| text(m, "move").to_string())
+        .collect()
+}
+
+/// The position the rules give after the state's moves, checked against
+/// what the state says of it.
+fn check_against_the_rules(state: &Json) -> AnyPosition {
+    let variant: Variant = text(state, "variant").parse().unwrap();
+    let line = moves(state);
+    let cursor = number(state, "cursor") as usize;
+    let position = AnyPosition::start(variant)
+        .play_line(line[..cursor].iter().map(String::as_str))
+        .unwrap();
+    assert_eq!(text(state, "position"), position.to_string(), "{state}");
+    let mut legal = position.legal_move_names();
+    legal.retain(|m| m != "pass");
+    assert_eq!(strings(state, "legal"), legal, "{state}");
+    let (black, white) = position.counts();
+    assert_eq!(number(state, "black_discs"), i64::from(black));
+    assert_eq!(number(state, "white_discs"), i64::from(white));
+    assert_eq!(state.get("over"), Some(&Json::Bool(position.is_over())));
+    position
+}
+
+/// A whole game against Orca at level 1, a person's moves chosen at random:
+/// each of Orca's replies comes on the event stream, every state agrees
+/// with the rules, passes are played for the side that has none, and the
+/// result is the final count's.
+#[test]
+fn a_whole_game_against_level_1() {
+    let server = Server::start(&[]);
+    let game = server.new_game(r#"{"level": 1, "movetime_ms": 100}"#);
+    let id = id(&game);
+    let events = server.events(id);
+    let mut rng = 7u64;
+    let mut state = game;
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while state.get("over") != Some(&Json::Bool(true)) {
+        assert!(Instant::now() < deadline, "the game did not end: {state}");
+        check_against_the_rules(&state);
+        if text(&state, "to_move") == "black" && state.get("thinking") == Some(&Json::Null) {
+            let legal = strings(&state, "legal");
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pick = &legal[(rng >> 33) as usize % legal.len()];
+            state = server.post(id, "move", &format!(r#"{{"move": "{pick}"}}"#));
+        } else {
+            // Orca's reply (or a pass for black) comes as a new state; the
+            // states before it (the stream's first, the one after the
+            // person's move) are older news.
+            let (name, data) = events.recv_timeout(PATIENCE).expect("an event");
+            if name == "state" && moves(&data).len() > moves(&state).len() {
+                state = data;
+            }
+        }
+    }
+    let end = check_against_the_rules(&state);
+    let all = state.get("moves").and_then(Json::as_array).unwrap();
+    assert!(all.len() >= 9, "{state}");
+    for m in all {
+        let expected = match (text(m, "move"), text(m, "color")) {
+            ("pass", _) => "pass",
+            (_, "black") => "person",
+            _ => "orca",
+        };
+        assert_eq!(text(m, "by"), expected, "{m}");
+    }
+    let (black, white) = end.counts();
+    let result = text(&state, "result");
+    let expected = match black.cmp(&white) {
+        std::cmp::Ordering::Greater => "Black wins",
+        std::cmp::Ordering::Less => "White wins",
+        std::cmp::Ordering::Equal => "Draw",
+    };
+    assert!(result.starts_with(expected), "{result} ({black}-{white})");
+    // Nothing is played after the end.
+    let (status, body) =
+        server.request("POST", &format!("/api/games/{id}/move"), r#"{"move":"a1"}"#);
+    assert_eq!(status, 409, "{body}");
+}
+
+/// Two people: undo and redo step one move, going to a move shows that
+/// position, and a move played there drops the moves after it. A side with
+/// no move passes by itself.
+#[test]
+fn undo_redo_goto_and_passes() {
+    let server = Server::start(&[]);
+    let game = server.new_game(r#"{"black": "person", "white": "person"}"#);
+    let id = id(&game);
+    for mv in ["f5", "d6", "c3"] {
+        server.post(id, "move", &format!(r#"{{"move": "{mv}"}}"#));
+    }
+    assert_eq!(number(&server.post(id, "undo", ""), "cursor"), 2);
+    assert_eq!(number(&server.post(id, "undo", ""), "cursor"), 1);
+    let state = server.post(id, "redo", "");
+    assert_eq!(number(&state, "cursor"), 2);
+    assert_eq!(moves(&state), ["f5", "d6", "c3"]);
+    check_against_the_rules(&state);
+    let state = server.post(id, "goto", r#"{"ply": 0}"#);
+    check_against_the_rules(&state);
+    server.expect("POST", &format!("/api/games/{id}/undo"), "", 409);
+    let state = server.post(id, "move", r#"{"move": "e6"}"#);
+    assert_eq!(moves(&state), ["e6"]);
+    server.expect("POST", &format!("/api/games/{id}/redo"), "", 409);
+    // After these black has no move: the pass is played for black.
+    let state = server.post(id, "goto", r#"{"ply": 0}"#);
+    assert_eq!(number(&state, "cursor"), 0);
+    let mut state = state;
+    for mv in ["e6", "f6", "g6", "g7", "d3", "h6", "h8", "f8"] {
+        state = server.post(id, "move", &format!(r#"{{"move": "{mv}"}}"#));
+    }
+    let all = state.get("moves").and_then(Json::as_array).unwrap();
+    assert_eq!(all.len(), 9, "{state}");
+    assert_eq!(
+        (text(&all[8], "move"), text(&all[8], "by")),
+        ("pass", "pass")
+    );
+    assert_eq!(text(&state, "to_move"), "white");
+    check_against_the_rules(&state);
+    // Undo steps back over the pass to the last move a person made.
+    assert_eq!(number(&server.post(id, "undo", ""), "cursor"), 7);
+}
+
+/// Against Orca, undo takes back the person's move with Orca's reply.
+#[test]
+fn undo_takes_back_orcas_reply_too() {
+    let server = Server::start(&[]);
+    let game = server.new_game(r#"{"level": 2, "movetime_ms": 100}"#);
+    let id = id(&game);
+    let events = server.events(id);
+    server.post(id, "move", r#"{"move": "f5"}"#);
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let (name, state) = events.recv_timeout(PATIENCE).expect("an event");
+        if name == "state" && number(&state, "cursor") == 2 {
+            break;
+        }
+        assert!(Instant::now() < deadline);
+    }
+    let state = server.post(id, "undo", "");
+    assert_eq!(number(&state, "cursor"), 0);
+    assert_eq!(moves(&state).len(), 2, "the moves stay, to be redone");
+    check_against_the_rules(&state);
+}
+
+/// Hints value every legal move of the position, on the event stream.
+#[test]
+fn hints_value_every_move() {
+    let server = Server::start(&[]);
+    let game = server.new_game(r#"{"black": "person", "white": "person", "hints": true}"#);
+    let id = id(&game);
+    let events = server.events(id);
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        assert!(Instant::now() < deadline, "no hint for every move");
+        let (name, info) = events.recv_timeout(PATIENCE).expect("an event");
+        if name != "info" {
+            continue;
+        }
+        assert_eq!(text(&info, "for"), "hint");
+        let lines = info.get("lines").and_then(Json::as_array).unwrap();
+        let mut valued: Vec<&str> = lines.iter().map(|l| text(l, "move")).collect();
+        valued.sort_unstable();
+        if valued == ["c4", "d3", "e6", "f5"] {
+            break;
+        }
+    }
+    let state = server.post(id, "stop", "");
+    assert_eq!(state.get("thinking"), Some(&Json::Null));
+}
+
+/// Bad requests get an HTTP error with a JSON reason and change nothing.
+#[test]
+fn bad_requests_change_nothing() {
+    let server = Server::start(&[]);
+    let game = server.new_game(r#"{"black": "person", "white": "person"}"#);
+    let id = id(&game);
+    let path = |action: &str| format!("/api/games/{id}/{action}");
+    let before = server.state(id);
+    for (method, at, body, status) in [
+        ("POST", path("move"), r#"{"move": "a1"}"#, 400),
+        ("POST", path("move"), r#"{"move": "zz"}"#, 400),
+        ("POST", path("move"), r#"{"mv": "f5"}"#, 400),
+        ("POST", path("move"), r#"{"move": "f5""#, 400),
+        ("POST", path("move"), "[1, 2]", 400),
+        ("POST", path("goto"), r#"{"ply": 5}"#, 409),
+        ("POST", path("goto"), r#"{"ply": -1}"#, 400),
+        ("POST", path("settings"), r#"{"level": 21}"#, 400),
+        ("POST", path("settings"), r#"{"black": "robot"}"#, 400),
+        ("POST", path("settings"), r#"{"movetime_ms": 1.5}"#, 400),
+        ("POST", path("settings"), r#"{"hints": "yes"}"#, 400),
+        ("POST", path("fly"), "", 404),
+        ("GET", path("move"), "", 405),
+        ("PUT", format!("/api/games/{id}"), "", 405),
+        ("GET", "/api/games/999".to_string(), "", 404),
+        ("GET", "/api/games/x".to_string(), "", 404),
+        ("GET", "/nothing.html".to_string(), "", 404),
+        (
+            "POST",
+            "/api/games".to_string(),
+            r#"{"variant": "chess"}"#,
+            400,
+        ),
+    ] {
+        let (got, text) = server.request(method, &at, body);
+        assert_eq!(got, status, "{method} {at} {body}: {text}");
+        let reason = json::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(reason.get_str("error").is_some(), "{text}");
+    }
+    let big = format!(r#"{{"move": "{}"}}"#, "f".repeat(70_000));
+    assert_eq!(server.request("POST", &path("move"), &big).0, 413);
+    assert_eq!(server.state(id), before);
+    // The page's files are served.
+    for file in ["/", "/app.js", "/style.css"] {
+        assert_eq!(server.request("GET", file, "").0, 200, "{file}");
+    }
+}
+
+/// Games are independent; no more than `--max-games` are open at once; a
+/// game closed (or left without a page for `--idle` seconds) frees its place.
+#[test]
+fn two_games_the_cap_and_closing() {
+    let server = Server::start(&["--max-games", "2", "--idle", "2"]);
+    let a = id(&server.new_game(r#"{"black": "person", "white": "person"}"#));
+    let b =
+        id(&server.new_game(r#"{"variant": "tictactoe", "black": "person", "white": "person"}"#));
+    server.expect("POST", "/api/games", "", 503);
+    server.post(a, "move", r#"{"move": "f5"}"#);
+    for cell in ["a1", "b1", "a2", "b2", "a3"] {
+        server.post(b, "move", &format!(r#"{{"move": "{cell}"}}"#));
+    }
+    let tictactoe = server.state(b);
+    assert_eq!(text(&tictactoe, "result"), "X wins");
+    check_against_the_rules(&tictactoe);
+    assert_eq!(moves(&server.state(a)), ["f5"]);
+    server.expect("DELETE", &format!("/api/games/{b}"), "", 204);
+    server.expect("GET", &format!("/api/games/{b}"), "", 404);
+    let c = id(&server.new_game(""));
+    // A game with its page open stays; one without is closed when idle.
+    let events = server.events(c);
+    events.recv_timeout(PATIENCE).expect("the first state");
+    thread::sleep(Duration::from_secs(5));
+    server.expect("GET", &format!("/api/games/{a}"), "", 404);
+    server.state(c);
+    drop(events);
+}
