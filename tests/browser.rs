@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use common::webdriver::{Browser, CHROMEDRIVER};
-use common::{Orca, PATIENCE};
-use orca::game::{AnyPosition, Variant};
+use common::{Orca, PATIENCE, random_game};
+use orca::game::{AnyMove, AnyPosition, Variant};
 use orca::json::Json;
 
 /// Where the screenshots go.
@@ -150,6 +150,60 @@ fn play_a_whole_game_in_the_browser() {
         PATIENCE,
     );
 
+    // A GGF record pasted and loaded, analysed: the graph has a point for
+    // every position, the last the final score; mistakes are marked.
+    let (list, end) = random_game(5);
+    let moves_played: Vec<&str> = list.split(' ').collect();
+    let mut record = orca::ggf::GgfGame::new(AnyPosition::start(Variant::Othello));
+    let mut position = AnyPosition::start(Variant::Othello);
+    for mv in &moves_played {
+        let mv = position.parse_move(mv).unwrap();
+        let AnyMove::Othello(othello) = mv else {
+            unreachable!("an Othello move")
+        };
+        record.moves.push(orca::ggf::GgfMove {
+            color: position.to_move(),
+            mv: othello,
+            eval: None,
+            seconds: None,
+        });
+        position = position.play(mv).unwrap();
+    }
+    let ggf = Json::str(record.to_string());
+    browser.run(&format!(
+        "document.getElementById('game-text').value = {ggf};"
+    ));
+    browser.click(&browser.find("#load"));
+    browser.wait_for(
+        &format!("return game.moves.length === {};", moves_played.len()),
+        PATIENCE,
+    );
+    browser.click(&browser.find("#analyze"));
+    let analysed = browser.wait_for(
+        "return !game.analysing && game.values.every((v) => v !== null) ? game : null;",
+        Duration::from_secs(120),
+    );
+    let values = analysed.get("values").and_then(Json::as_array).unwrap();
+    let points = browser.run("return document.querySelector('#graph polyline').dataset.points;");
+    assert_eq!(points.as_str(), Some(values.len().to_string().as_str()));
+    assert_eq!(
+        values.last(),
+        Some(&Json::Number(f64::from(end.black_score().unwrap())))
+    );
+    let marked = browser.run(
+        "return [...document.querySelectorAll('#moves .loss')].filter((m) => m.textContent.includes('?')).length;",
+    );
+    let mistakes = analysed
+        .get("moves")
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .filter(|m| m.get_str("mark").is_some_and(|k| !k.is_empty()))
+        .count();
+    assert_eq!(marked.as_i64(), Some(mistakes as i64));
+    assert!(mistakes > 0, "random moves make mistakes");
+    save(&browser, "desktop-analysis.png");
+
     browser.resize(390, 844);
     browser.wait_for("return window.innerWidth <= 400;", PATIENCE);
     let board_width =
@@ -160,5 +214,5 @@ fn play_a_whole_game_in_the_browser() {
     };
     // The board fills a phone's width.
     assert!((300.0..=400.0).contains(&width), "{board_width}");
-    save(&browser, "phone-hints.png");
+    save(&browser, "phone.png");
 }

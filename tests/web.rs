@@ -8,7 +8,7 @@ use std::net::TcpStream;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{Orca, PATIENCE};
+use common::{Orca, PATIENCE, random_game};
 use crossbeam_channel::{Receiver, unbounded};
 use orca::game::{AnyPosition, Variant};
 use orca::json::{self, Json};
@@ -389,4 +389,86 @@ fn two_games_the_cap_and_closing() {
     server.expect("GET", &format!("/api/games/{a}"), "", 404);
     server.state(c);
     drop(events);
+}
+
+/// A move list, a position string with moves or a GGF record loads the
+/// game (the end on the board); the game downloads as GGF and loads back;
+/// the analysis values every position, the end exactly, and each move's
+/// loss and mark follow from the values.
+#[test]
+fn load_download_and_analyse() {
+    let server = Server::start(&[]);
+    let id = id(&server.new_game(r#"{"black": "person", "white": "person"}"#));
+    let loaded = server.post(id, "load", r#"{"text": "f5d6c3 d3,c4"}"#);
+    assert_eq!(moves(&loaded), ["f5", "d6", "c3", "d3", "c4"]);
+    assert_eq!(number(&loaded, "cursor"), 5);
+    check_against_the_rules(&loaded);
+    let start = "---------------------------OX------XXX-------------------------- O";
+    let state = server.post(id, "load", &format!(r#"{{"text": "{start} moves d6 c3"}}"#));
+    assert_eq!(moves(&state), ["d6", "c3"]);
+    // A bad text changes nothing.
+    for bad in ["f5 f5", "zz", "(;GM[Othello]BO[8 junk];)"] {
+        let body = Json::object([("text", Json::str(bad))]).to_string();
+        server.expect("POST", &format!("/api/games/{id}/load"), &body, 400);
+    }
+    assert_eq!(moves(&server.state(id)), ["d6", "c3"]);
+
+    let (list, end) = random_game(11);
+    let body = Json::object([("text", Json::str(list.clone()))]).to_string();
+    let state = server.post(id, "load", &body);
+    assert_eq!(state.get("over"), Some(&Json::Bool(true)));
+    let (status, ggf) = server.request("GET", &format!("/api/games/{id}/ggf"), "");
+    assert_eq!(status, 200);
+    let record: orca::ggf::GgfGame = ggf.parse().unwrap_or_else(|e| panic!("{ggf}: {e}"));
+    assert_eq!(record.position().unwrap(), end);
+    let body = Json::object([("text", Json::str(ggf))]).to_string();
+    let again = server.post(id, "load", &body);
+    assert_eq!(text(&again, "position"), end.to_string());
+
+    let events = server.events(id);
+    server.post(id, "analyze", "");
+    let analysed = loop {
+        let (name, state) = events.recv_timeout(PATIENCE).expect("an event");
+        if name == "state" && state.get("analysing") == Some(&Json::Bool(false)) {
+            let values = state.get("values").and_then(Json::as_array).unwrap();
+            if values.iter().all(|v| *v != Json::Null) {
+                break state;
+            }
+        }
+    };
+    let values: Vec<f64> = analysed
+        .get("values")
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .map(|v| match v {
+            Json::Number(n) => *n,
+            _ => panic!("{v}"),
+        })
+        .collect();
+    let all = analysed.get("moves").and_then(Json::as_array).unwrap();
+    assert_eq!(values.len(), all.len() + 1);
+    // The end is valued exactly: the final score, black's view.
+    assert_eq!(values[all.len()], f64::from(end.black_score().unwrap()));
+    for (i, m) in all.iter().enumerate() {
+        let Some(Json::Number(loss)) = m.get("loss") else {
+            assert_eq!(text(m, "move"), "pass", "{m}");
+            continue;
+        };
+        let sign = if text(m, "color") == "black" {
+            1.0
+        } else {
+            -1.0
+        };
+        let expected = (sign * (values[i] - values[i + 1])).max(0.0);
+        assert!((loss - expected).abs() < 1e-6, "{m}: {expected}");
+        let mark = if *loss >= 6.0 {
+            "??"
+        } else if *loss >= 2.0 {
+            "?"
+        } else {
+            ""
+        };
+        assert_eq!(text(m, "mark"), mark, "{m}");
+    }
 }

@@ -22,12 +22,6 @@ use orca::ggf::GgfGame;
 use orca::protocol::{channel_engine, search_blocking};
 use orca::search::Selectivity;
 
-/// A loss of at least this many discs is a mistake (`?`)...
-const MISTAKE: i32 = 2 * DISC;
-
-/// ...and of at least this many a blunder (`??`).
-const BLUNDER: i32 = 6 * DISC;
-
 /// Arguments of `orca analyze`.
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -96,11 +90,7 @@ impl Row {
     }
 
     fn mark(&self) -> &'static str {
-        match self.loss() {
-            l if l >= BLUNDER => "??",
-            l if l >= MISTAKE => "?",
-            _ => "",
-        }
+        orca::play::loss_mark(self.loss())
     }
 
     /// The value after the move from black's view.
@@ -117,7 +107,7 @@ impl Row {
 /// start; moves with or without separators (`f5d6`, `f5 d6`, `f5,d6`),
 /// `pa`, `ps` or `--` for a pass.
 fn parse_move_list(text: &str, variant: Variant) -> Result<(AnyPosition, Vec<AnyMove>), String> {
-    let arg = super::position::PositionArg::parse(variant, text)?;
+    let arg = orca::game::GameLine::parse(variant, text)?;
     if arg.moves.is_empty() {
         return Err("the move list is empty".into());
     }

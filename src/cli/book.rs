@@ -300,7 +300,7 @@ fn board_of(position: &AnyPosition) -> Option<Board> {
 fn show(args: &ShowArgs) -> Result<(), String> {
     let book = args.book.load()?;
     let text = args.position.join(" ");
-    let position = super::position::PositionArg::parse(book.variant(), &text)?
+    let position = orca::game::GameLine::parse(book.variant(), &text)?
         .position()
         .map_err(|e| format!("'{text}': {e}"))?;
     let board = board_of(&position).ok_or("tic-tac-toe has no book")?;
@@ -444,7 +444,7 @@ fn read_games(arg: &str, variant: Variant) -> Result<Vec<Vec<Move>>, String> {
         return Ok(lines);
     }
     let words: Vec<&str> = arg.split_whitespace().collect();
-    let tokens = super::position::split_moves(&words);
+    let tokens = orca::game::line::split_moves(&words);
     let (_, moves) = orca::game::Position::<orca::game::StandardOthello>::start()
         .play_line(tokens.iter().map(String::as_str))
         .map_err(|e| format!("'{arg}': {e}"))?;

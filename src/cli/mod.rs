@@ -12,7 +12,6 @@ mod match_cmd;
 mod openings;
 mod perft;
 mod play;
-mod position;
 mod round;
 mod solve;
 mod train;

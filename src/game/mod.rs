@@ -10,6 +10,7 @@ pub mod any;
 pub mod bitboard;
 pub mod board;
 pub mod flip;
+pub mod line;
 pub mod othello;
 pub mod position;
 pub mod square;
@@ -23,6 +24,7 @@ use crate::cpu::Isa;
 
 pub use any::{AnyMove, AnyPosition};
 pub use board::Board;
+pub use line::GameLine;
 pub use othello::{Othello, ReversedOthello, StandardOthello};
 pub use position::{GameResult, LineError, Position};
 pub use square::{Move, Square};

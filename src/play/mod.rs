@@ -19,6 +19,22 @@ pub use input::{DurationError, Input, InputError, parse_duration, parse_input, p
 pub use render::Style;
 pub use session::{MoveError, PlayedMove, Player, Seating, Session, Source, Turn};
 
+/// A loss of at least this many centi-discs is a mistake (`?`)...
+pub const MISTAKE: i32 = 2 * crate::eval::DISC;
+
+/// ...and of at least this many a blunder (`??`).
+pub const BLUNDER: i32 = 6 * crate::eval::DISC;
+
+/// How a move that lost `loss` centi-discs against the best is marked, as
+/// `orca analyze` and the web page mark it: `??`, `?` or nothing.
+pub fn loss_mark(loss: i32) -> &'static str {
+    match loss {
+        l if l >= BLUNDER => "??",
+        l if l >= MISTAKE => "?",
+        _ => "",
+    }
+}
+
 /// The date of a game record in the form GGS archives use
 /// (`2003.08.22_16:24:40.UTC`), computed here so no date crate is needed.
 pub fn ggf_date(time: SystemTime) -> String {

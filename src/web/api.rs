@@ -46,6 +46,8 @@ enum Reply {
     Json(u16, Json),
     Empty,
     File(&'static page::File),
+    /// A game record to download: the game's number and the GGF text.
+    Ggf(u64, String),
     /// An event stream of these events.
     Stream(crossbeam_channel::Receiver<Arc<str>>),
 }
@@ -57,6 +59,12 @@ pub fn handle(web: &Web, mut request: Request) {
         Ok(Reply::Stream(events)) => return stream(request, &events),
         Ok(Reply::Json(status, body)) => json_response(status, &body),
         Ok(Reply::Empty) => Response::from_data(Vec::new()).with_status_code(204),
+        Ok(Reply::Ggf(id, text)) => Response::from_data(text.into_bytes())
+            .with_header(header("Content-Type", "text/plain; charset=utf-8"))
+            .with_header(header(
+                "Content-Disposition",
+                &format!("attachment; filename=\"orca-game-{id}.ggf\""),
+            )),
         Ok(Reply::File(file)) => Response::from_data(file.body.as_bytes())
             .with_header(header("Content-Type", file.content_type))
             .with_header(header("Cache-Control", "no-cache")),
@@ -119,11 +127,16 @@ fn route(web: &Web, request: &mut Request) -> Result<Reply, Refusal> {
                     Ok(Reply::Empty)
                 }
                 (["events"], Method::Get) => subscribe(&mut lock(&game)),
+                (["ggf"], Method::Get) => {
+                    let date = crate::play::ggf_date(std::time::SystemTime::now());
+                    let text = lock(&game).ggf(&date)?;
+                    Ok(Reply::Ggf(id, text))
+                }
                 ([action], Method::Post) => {
                     let body = read_body(request)?;
                     act(&mut lock(&game), action, &body)
                 }
-                ([] | ["events"], _) => Err(Refusal::new(405, "method not allowed here")),
+                ([] | ["events"] | ["ggf"], _) => Err(Refusal::new(405, "method not allowed here")),
                 ([action], _) if ACTIONS.contains(action) => {
                     Err(Refusal::new(405, format!("{action} takes POST")))
                 }
@@ -136,7 +149,9 @@ fn route(web: &Web, request: &mut Request) -> Result<Reply, Refusal> {
 }
 
 /// The POST actions on a game.
-const ACTIONS: [&str; 6] = ["move", "undo", "redo", "goto", "settings", "stop"];
+const ACTIONS: [&str; 8] = [
+    "move", "undo", "redo", "goto", "settings", "stop", "load", "analyze",
+];
 
 /// The body of a request as JSON (an empty body is an empty object).
 fn read_body(request: &mut Request) -> Result<Json, Refusal> {
@@ -273,6 +288,16 @@ fn act(game: &mut Game, action: &str, body: &Json) -> Result<Reply, Refusal> {
             game.set(settings);
         }
         "stop" => game.stop(),
+        "load" => {
+            let text = body.get_str("text").ok_or_else(|| {
+                Refusal::new(
+                    400,
+                    "text: expected a GGF record, a position or a move list",
+                )
+            })?;
+            game.load(text)?;
+        }
+        "analyze" => game.analyze(),
         _ => return Err(Refusal::new(404, format!("no action '{action}'"))),
     }
     Ok(Reply::Json(200, game.state()))

@@ -15,8 +15,10 @@ use crate::engine::{
     SearchInfo,
 };
 use crate::eval::{DISC, Evaluators};
-use crate::game::{AnyMove, AnyPosition, Color, UnknownName, Variant};
+use crate::game::{AnyMove, AnyPosition, Color, GameLine, UnknownName, Variant};
+use crate::ggf::{GgfGame, GgfMove};
 use crate::json::Json;
+use crate::play::loss_mark;
 use crate::play::session::result_line;
 use crate::protocol::channel_engine;
 
@@ -116,6 +118,8 @@ enum By {
     Orca,
     /// A pass played because the side had no move.
     ForcedPass,
+    /// Loaded with a game record or a move list.
+    Record,
 }
 
 impl By {
@@ -124,6 +128,7 @@ impl By {
             By::Person => "person",
             By::Orca => "orca",
             By::ForcedPass => "pass",
+            By::Record => "record",
         }
     }
 }
@@ -142,6 +147,20 @@ struct Ply {
     exact: bool,
     /// Whether the move came from the opening book.
     book: bool,
+}
+
+impl Ply {
+    fn new(mv: AnyMove, color: Color, by: By, after: AnyPosition) -> Ply {
+        Ply {
+            mv,
+            color,
+            by,
+            after,
+            score: None,
+            exact: false,
+            book: false,
+        }
+    }
 }
 
 /// Why a request on a game was refused (the page gets it as an HTTP error).
@@ -168,7 +187,30 @@ enum Purpose {
     Move,
     /// The hints of the position at the cursor.
     Hint,
+    /// The value of the position after this many moves of the line.
+    Analyze(usize),
 }
+
+impl Purpose {
+    fn name(self) -> &'static str {
+        match self {
+            Purpose::Move => "move",
+            Purpose::Hint => "hint",
+            Purpose::Analyze(_) => "analysis",
+        }
+    }
+}
+
+/// A position's value found by the analysis: centi-discs for the side to
+/// move, and whether it is exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Value {
+    score: i32,
+    exact: bool,
+}
+
+/// Depth of the analysis of a game's positions (exact near the end).
+pub const ANALYSIS_DEPTH: u32 = 12;
 
 /// One `go` sent to the engine: its purpose and the game's generation then
 /// (a result of an older generation no longer applies).
@@ -185,6 +227,10 @@ pub struct Game {
     line: Vec<Ply>,
     /// Moves of the line played on the board: the rest can be redone.
     cursor: usize,
+    /// The analysis' value of each position of the line (the start first).
+    values: Vec<Option<Value>>,
+    /// Whether the analysis of the line is under way.
+    analysing: bool,
     settings: Settings,
     engine: Engine,
     /// The searches sent and not yet answered, oldest first.
@@ -223,6 +269,8 @@ impl Game {
             start: AnyPosition::start(variant),
             line: Vec::new(),
             cursor: 0,
+            values: vec![None],
+            analysing: false,
             settings,
             engine,
             sent: VecDeque::new(),
@@ -277,23 +325,145 @@ impl Game {
                 position.legal_move_names().join(" ")
             ))
         })?;
-        self.push(Ply {
-            mv,
-            color: position.to_move(),
-            by: By::Person,
-            after,
-            score: None,
-            exact: false,
-            book: false,
-        });
+        self.push(Ply::new(mv, position.to_move(), By::Person, after));
         self.changed();
         Ok(())
     }
 
     fn push(&mut self, ply: Ply) {
         self.line.truncate(self.cursor);
+        self.values.truncate(self.cursor + 1);
         self.line.push(ply);
+        self.values.push(None);
         self.cursor = self.line.len();
+    }
+
+    /// Replaces the game with one read from `text`: a GGF record, or a
+    /// position string or `startpos` with moves, or moves alone (from the
+    /// start of this game's variant). The board shows its end.
+    ///
+    /// # Errors
+    /// [`GameError::BadMove`] for a text that is none of these, naming why.
+    pub fn load(&mut self, text: &str) -> Result<(), GameError> {
+        let (start, moves) = if text.contains("(;") {
+            let record: GgfGame = text
+                .trim()
+                .parse()
+                .map_err(|e| GameError::BadMove(format!("the GGF record: {e}")))?;
+            let moves: Vec<AnyMove> = record
+                .moves
+                .iter()
+                .map(|m| AnyMove::Othello(m.mv))
+                .collect();
+            (record.start, moves)
+        } else {
+            let line = GameLine::parse(self.start.variant(), text).map_err(GameError::BadMove)?;
+            let moves = line.parsed_moves().map_err(GameError::BadMove)?;
+            (line.start, moves)
+        };
+        let mut plies = Vec::with_capacity(moves.len());
+        let mut position = start;
+        for (i, mv) in moves.into_iter().enumerate() {
+            // A pass left out where forced is put in.
+            if position.must_pass() && !mv.is_pass() {
+                let after = position.play(AnyMove::PASS).expect("a forced pass plays");
+                plies.push(Ply::new(
+                    AnyMove::PASS,
+                    position.to_move(),
+                    By::ForcedPass,
+                    after,
+                ));
+                position = after;
+            }
+            let after = position.play(mv).ok_or_else(|| {
+                GameError::BadMove(format!("move {} ({mv}) is not legal there", i + 1))
+            })?;
+            plies.push(Ply::new(mv, position.to_move(), By::Record, after));
+            position = after;
+        }
+        self.halt();
+        self.start = start;
+        self.values = vec![None; plies.len() + 1];
+        self.line = plies;
+        self.cursor = self.line.len();
+        self.analysing = false;
+        self.changed();
+        Ok(())
+    }
+
+    /// The game as a GGF record (Othello and reversed Othello).
+    ///
+    /// # Errors
+    /// [`GameError::Conflict`] for tic-tac-toe.
+    pub fn ggf(&self, date: &str) -> Result<String, GameError> {
+        let game_type = match self.start.variant() {
+            Variant::Othello => "8",
+            Variant::Reversed => "8a",
+            Variant::TicTacToe => {
+                return Err(GameError::Conflict(
+                    "GGF records hold Othello games; tic-tac-toe cannot be saved".into(),
+                ));
+            }
+        };
+        let mut record = GgfGame::new(self.start);
+        let name = |player| match player {
+            Player::Person => "Human",
+            Player::Orca => "Orca",
+        };
+        record.set_property("PC", "orca web");
+        record.set_property("DT", date);
+        record.set_property("PB", name(self.settings.black));
+        record.set_property("PW", name(self.settings.white));
+        let end = self.line.last().map_or(self.start, |p| p.after);
+        let result = end
+            .black_score()
+            .map_or_else(|| "?".to_string(), |score| format!("{score:+}.000"));
+        record.set_property("RE", &result);
+        record.set_property("TY", game_type);
+        for ply in &self.line {
+            let AnyMove::Othello(mv) = ply.mv else {
+                continue;
+            };
+            record.moves.push(GgfMove {
+                color: ply.color,
+                mv,
+                eval: ply.score.map(discs),
+                seconds: None,
+            });
+        }
+        Ok(record.to_string())
+    }
+
+    /// Values every position of the line, one search each (depth
+    /// [`ANALYSIS_DEPTH`], exact near the end), the values coming with the
+    /// state as they are found: the evaluation graph and each move's loss.
+    pub fn analyze(&mut self) {
+        self.analysing = true;
+        self.changed();
+    }
+
+    /// What the move `i` of the line lost against the best move, in
+    /// centi-discs for its player, once the analysis valued the positions
+    /// before and after it (none for a pass).
+    fn loss(&self, i: usize) -> Option<i32> {
+        if self.line[i].mv.is_pass() {
+            return None;
+        }
+        let best = self.values[i]?;
+        let after = self.values[i + 1]?;
+        // The position after is valued for the other side, but for a pass
+        // it forces: then it is the same side's.
+        let played = if self.position_at(i + 1).to_move() == self.line[i].color {
+            after.score
+        } else {
+            -after.score
+        };
+        Some((best.score - played).max(0))
+    }
+
+    /// The first position of the line the analysis has not valued.
+    fn next_to_analyze(&self) -> Option<usize> {
+        self.values.iter().position(Option::is_none)
     }
 
     /// Whether the cursor may stop at `ply` when stepping back and forth: a
@@ -399,23 +569,26 @@ impl Game {
                 break;
             }
             let after = position.play(AnyMove::PASS).expect("a forced pass plays");
-            self.push(Ply {
-                mv: AnyMove::PASS,
-                color: position.to_move(),
-                by: By::ForcedPass,
+            self.push(Ply::new(
+                AnyMove::PASS,
+                position.to_move(),
+                By::ForcedPass,
                 after,
-                score: None,
-                exact: false,
-                book: false,
-            });
+            ));
         }
         let position = self.position();
-        let purpose = if position.is_over() {
-            None
-        } else if self.cursor == self.line.len()
-            && self.settings.player(position.to_move()) == Player::Orca
-        {
+        if self.analysing && self.next_to_analyze().is_none() {
+            self.analysing = false;
+        }
+        let orca_to_move = !position.is_over()
+            && self.cursor == self.line.len()
+            && self.settings.player(position.to_move()) == Player::Orca;
+        let purpose = if orca_to_move {
             Some(Purpose::Move)
+        } else if let Some(ply) = self.next_to_analyze().filter(|_| self.analysing) {
+            Some(Purpose::Analyze(ply))
+        } else if position.is_over() {
+            None
         } else if self.settings.hints {
             Some(Purpose::Hint)
         } else {
@@ -441,11 +614,19 @@ impl Game {
                 multipv: HINT_LINES,
                 ..GoLimits::default()
             },
+            Purpose::Analyze(_) => GoLimits {
+                depth: Some(ANALYSIS_DEPTH),
+                ..GoLimits::default()
+            },
+        };
+        let position = match purpose {
+            Purpose::Analyze(ply) => self.position_at(ply),
+            Purpose::Move | Purpose::Hint => self.position(),
         };
         // The search stopped a moment ago may still be ending.
         self.engine.wait();
         let request = GoRequest {
-            position: self.position(),
+            position,
             limits,
             received: Instant::now(),
             overhead: Duration::from_millis(10),
@@ -479,10 +660,40 @@ impl Game {
         let Some(tag) = self.sent.pop_front() else {
             return;
         };
-        if tag.generation != self.generation || tag.purpose != Purpose::Move {
+        if tag.generation != self.generation {
             return;
         }
         self.thinking = None;
+        if let Purpose::Analyze(ply) = tag.purpose {
+            // A finished game's last position is valued by the search too
+            // (exactly: the final score).
+            let position = self.position_at(ply);
+            let value = match &done.info {
+                Some(info) => Some(Value {
+                    score: info.score,
+                    exact: info.exact,
+                }),
+                None => position.black_score().map(|black| Value {
+                    score: DISC
+                        * if position.to_move() == Color::Black {
+                            black
+                        } else {
+                            -black
+                        },
+                    exact: true,
+                }),
+            };
+            match (value, self.values.get_mut(ply)) {
+                (Some(value), Some(slot)) => *slot = Some(value),
+                // No value came: the analysis ends rather than ask again.
+                _ => self.analysing = false,
+            }
+            self.changed();
+            return;
+        }
+        if tag.purpose != Purpose::Move {
+            return;
+        }
         let position = self.position();
         let mv = match done.best {
             BestMove::Move(mv) => mv,
@@ -536,7 +747,9 @@ impl Game {
         let moves = self
             .line
             .iter()
-            .map(|ply| {
+            .enumerate()
+            .map(|(i, ply)| {
+                let loss = self.loss(i);
                 Json::object([
                     ("move", Json::str(ply.mv.to_string())),
                     ("color", Json::str(color_name(ply.color))),
@@ -544,8 +757,23 @@ impl Game {
                     ("score", Json::from(ply.score.map(discs))),
                     ("exact", Json::from(ply.exact)),
                     ("book", Json::from(ply.book)),
+                    ("loss", Json::from(loss.map(discs))),
+                    ("mark", Json::str(loss.map_or("", loss_mark))),
                 ])
             })
+            .collect();
+        // The analysis' values from black's view, the start first.
+        let values = (0..self.values.len())
+            .map(|ply| {
+                let value = self.values[ply]?;
+                let black = if self.position_at(ply).to_move() == Color::Black {
+                    value.score
+                } else {
+                    -value.score
+                };
+                Some(discs(black))
+            })
+            .map(Json::from)
             .collect();
         let last = self.cursor.checked_sub(1).map(|i| &self.line[i]);
         let strength = self.settings.strength;
@@ -584,14 +812,11 @@ impl Game {
                 Json::from(strength.movetime.as_millis() as i64),
             ),
             ("hints", Json::from(self.settings.hints)),
+            ("values", Json::Array(values)),
+            ("analysing", Json::from(self.analysing)),
             (
                 "thinking",
-                Json::from(self.thinking.map(|p| {
-                    Json::str(match p {
-                        Purpose::Move => "move",
-                        Purpose::Hint => "hint",
-                    })
-                })),
+                Json::from(self.thinking.map(|p| Json::str(p.name()))),
             ),
         ])
     }
@@ -640,6 +865,7 @@ fn event(name: &str, data: &Json) -> Arc<str> {
 }
 
 fn info_json(info: &SearchInfo, purpose: Purpose, book: bool) -> Json {
+    let purpose = purpose.name();
     let moves = |pv: &[AnyMove]| Json::Array(pv.iter().map(|m| Json::str(m.to_string())).collect());
     let lines = info
         .lines
@@ -655,13 +881,7 @@ fn info_json(info: &SearchInfo, purpose: Purpose, book: bool) -> Json {
         })
         .collect();
     Json::object([
-        (
-            "for",
-            Json::str(match purpose {
-                Purpose::Move => "move",
-                Purpose::Hint => "hint",
-            }),
-        ),
+        ("for", Json::str(purpose)),
         ("depth", Json::from(i64::from(info.depth))),
         ("seldepth", Json::from(i64::from(info.seldepth))),
         ("score", Json::from(discs(info.score))),

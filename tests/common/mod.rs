@@ -254,3 +254,22 @@ pub fn assert_searched(log: &[String]) {
         "searched: {log:?}"
     );
 }
+
+/// An Othello game of random moves to the end (seeded): its moves as a
+/// spaced move list, and the final position.
+pub fn random_game(seed: u64) -> (String, orca::game::AnyPosition) {
+    use orca::game::{AnyPosition, Variant};
+    let mut rng = seed;
+    let mut position = AnyPosition::start(Variant::Othello);
+    let mut moves = Vec::new();
+    while !position.is_over() {
+        let legal = position.legal_moves();
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mv = legal[(rng >> 33) as usize % legal.len()];
+        moves.push(mv.to_string());
+        position = position.play(mv).expect("a legal move plays");
+    }
+    (moves.join(" "), position)
+}

@@ -77,9 +77,13 @@ function show(state) {
   if (!state.thinking) info = null;
   game = state;
   drawBoard();
+  drawGraph();
   drawStatus();
   drawMoves();
   drawInfo();
+  $("download").href = `/api/games/${game.id}/ggf`;
+  $("download").hidden = game.variant === "tictactoe";
+  $("analyze").disabled = game.analysing || game.moves.length === 0;
   $("undo").disabled = game.cursor === 0;
   $("redo").disabled = game.cursor === game.moves.length;
   $("stop").disabled = !game.thinking;
@@ -155,6 +159,30 @@ function formatScore(score, exact) {
   return text;
 }
 
+// The analysis' values over the game, black's view (up: black ahead), as
+// NBoard draws them; a click goes to that position.
+function drawGraph() {
+  const values = game.values;
+  const n = Math.max(values.length - 1, 1);
+  const known = values.filter((v) => v !== null);
+  const top = Math.max(8, ...known.map(Math.abs));
+  const svg = el("svg", { viewBox: `0 0 ${n} ${2 * top}`, preserveAspectRatio: "none" });
+  el("line", { x1: 0, x2: n, y1: top, y2: top, class: "axis" }, svg);
+  const points = [];
+  values.forEach((v, i) => {
+    if (v === null) return;
+    points.push(`${i},${top - v}`);
+  });
+  if (points.length) el("polyline", { points: points.join(" "), class: "curve", "data-points": points.length }, svg);
+  el("line", { x1: game.cursor, x2: game.cursor, y1: 0, y2: 2 * top, class: "cursor" }, svg);
+  svg.addEventListener("click", (e) => {
+    const box = svg.getBoundingClientRect();
+    act("goto", { ply: Math.round(((e.clientX - box.left) / box.width) * n) });
+  });
+  $("graph").replaceChildren(svg);
+  $("graph").hidden = known.length === 0;
+}
+
 function drawStatus() {
   let status;
   if (game.over) {
@@ -163,6 +191,7 @@ function drawStatus() {
     const who = game[game.to_move] === "orca" ? "Orca" : "you";
     status = `${sideName(game.to_move)} to move (${who})`;
     if (game.thinking === "move") status += ": Orca is thinking...";
+    if (game.analysing) status += " (analysing the game...)";
     const last = game.cursor > 0 ? game.moves[game.cursor - 1] : null;
     if (last && last.move === "pass") status = `${sideName(last.color)} passes. ` + status;
     if (game.cursor < game.moves.length) status += " (going back over the game)";
@@ -181,6 +210,12 @@ function drawMoves() {
     if (m.book) text += " (book)";
     else if (m.score !== null) text += ` ${formatScore(m.score, m.exact)}`;
     item.textContent = text;
+    if (m.loss !== null) {
+      const loss = document.createElement("span");
+      loss.className = "loss";
+      loss.textContent = ` ${m.mark} -${m.loss.toFixed(1)}`;
+      if (m.mark || m.loss >= 0.05) item.appendChild(loss);
+    }
     item.dataset.ply = String(i + 1);
     if (i + 1 === game.cursor) item.classList.add("current");
     if (i + 1 > game.cursor) item.classList.add("future");
@@ -205,6 +240,8 @@ function drawInfo() {
     `pv ${info.pv.join(" ")}`;
 }
 
+$("load").addEventListener("click", () => act("load", { text: $("game-text").value }));
+$("analyze").addEventListener("click", () => act("analyze"));
 $("new-game").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
 $("undo").addEventListener("click", () => act("undo"));
 $("redo").addEventListener("click", () => act("redo"));

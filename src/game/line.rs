@@ -1,13 +1,13 @@
-//! A position named on the command line, read the same by every command
-//! that takes one: `startpos` or a position string, then moves, or moves
-//! alone from the start.
+//! A game written out as text, read the same everywhere one is typed or
+//! pasted (the command line, the web page): `startpos` or a position
+//! string, then moves, or moves alone from the start.
 
-use orca::game::{AnyMove, AnyPosition, Variant};
+use super::{AnyMove, AnyPosition, Variant};
 
 /// A start and the moves played from it, as given (passes may be left out
 /// where forced: [`AnyPosition::play_line`] puts them in).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionArg {
+pub struct GameLine {
     /// Where the moves start.
     pub start: AnyPosition,
     /// The move tokens, one a move.
@@ -17,12 +17,12 @@ pub struct PositionArg {
 /// The characters of a position string's squares (of any game).
 const SQUARE_CHARS: &str = "XxOo*BbWw0-._";
 
-impl PositionArg {
+impl GameLine {
     /// Reads `text`: `startpos` or a position string (squares, then the side
     /// to move), optionally followed by `moves` and a move list; or a move
     /// list alone, from the start. Moves are written with or without spaces
     /// or commas (`f5 d6 c3`, `f5d6c3`, `f5,d6`).
-    pub fn parse(variant: Variant, text: &str) -> Result<PositionArg, String> {
+    pub fn parse(variant: Variant, text: &str) -> Result<GameLine, String> {
         let words: Vec<&str> = text
             .split(|c: char| c.is_whitespace() || c == ',')
             .filter(|w| !w.is_empty())
@@ -45,7 +45,7 @@ impl PositionArg {
             [first, rest @ ..] if first.eq_ignore_ascii_case("moves") => rest,
             _ => rest,
         };
-        Ok(PositionArg {
+        Ok(GameLine {
             start,
             moves: split_moves(rest),
         })
@@ -93,7 +93,7 @@ mod tests {
     const START: &str = "---------------------------OX------XO--------------------------- X";
 
     fn end(text: &str) -> Result<String, String> {
-        let arg = PositionArg::parse(Variant::Othello, text)?;
+        let arg = GameLine::parse(Variant::Othello, text)?;
         arg.position().map(|p| p.to_string())
     }
 
@@ -131,7 +131,7 @@ mod tests {
 
     #[test]
     fn tic_tac_toe_positions() {
-        let arg = PositionArg::parse(Variant::TicTacToe, "X---O---- X moves c3").unwrap();
+        let arg = GameLine::parse(Variant::TicTacToe, "X---O---- X moves c3").unwrap();
         assert_eq!(arg.position().unwrap().to_string(), "X---O---X O");
         assert_eq!(arg.parsed_moves().unwrap().len(), 1);
     }
