@@ -204,6 +204,26 @@ fn play_a_whole_game_in_the_browser() {
     assert!(mistakes > 0, "random moves make mistakes");
     save(&browser, "desktop-analysis.png");
 
+    // A position set up by hand: a1 black, b1 white (two clicks), then
+    // the start's four discs, white to move.
+    browser.click(&browser.find("#new"));
+    browser.wait_for("return game.moves.length === 0;", PATIENCE);
+    browser.click(&browser.find("#setup"));
+    browser.click_nth("rect[data-square='a1']", 0);
+    browser.click_nth("rect[data-square='b1']", 0);
+    browser.click_nth("rect[data-square='b1']", 0);
+    browser.run("document.getElementById('setup-to-move').value = 'O';");
+    browser.click(&browser.find("#setup-done"));
+    let set = browser.wait_for(
+        "return game.position.startsWith('XO') ? game.position : null;",
+        PATIENCE,
+    );
+    let expected = format!(
+        "XO{} O",
+        &AnyPosition::start(Variant::Othello).to_string()[2..64]
+    );
+    assert_eq!(set.as_str(), Some(expected.as_str()));
+
     browser.resize(390, 844);
     browser.wait_for("return window.innerWidth <= 400;", PATIENCE);
     let board_width =

@@ -7,6 +7,7 @@ const SVG = "http://www.w3.org/2000/svg";
 let game = null; // the last state the server sent
 let info = null; // the last search info of the current state
 let events = null;
+let setup = null; // the squares being set up by hand, or null
 
 async function api(method, path, body) {
   const response = await fetch(path, {
@@ -119,20 +120,23 @@ let drawn = ""; // what the board shows, to redraw it only when that changes
 
 function drawBoard() {
   const n = size();
-  const squares = game.position.split(/\s+/)[0];
+  const squares = setup || game.position.split(/\s+/)[0];
   const svg = el("svg", { viewBox: `0 0 ${n} ${n}`, role: "presentation" });
-  const legal = new Set(personToMove() ? game.legal : []);
+  const legal = new Set(personToMove() && !setup ? game.legal : []);
   const hints = new Map();
   if (info && info.for === "hint") for (const line of info.lines) hints.set(line.move, line);
   const best = info && info.lines.length ? info.lines[0].move : null;
-  const key = JSON.stringify([game.position, [...legal], game.last, [...hints.values()]]);
+  const key = JSON.stringify([squares, [...legal], game.last, [...hints.values()]]);
   if (key === drawn) return;
   drawn = key;
   for (let i = 0; i < n * n; i++) {
     const x = i % n, y = Math.floor(i / n), name = squareName(i);
     const square = el("rect", { x, y, width: 1, height: 1, class: "square", "data-square": name }, svg);
     square.setAttribute("aria-label", name);
-    if (legal.has(name)) {
+    if (setup) {
+      square.classList.add("legal");
+      square.addEventListener("click", () => cycle(i));
+    } else if (legal.has(name)) {
       square.classList.add("legal");
       square.addEventListener("click", () => act("move", { move: name }));
     }
@@ -157,6 +161,22 @@ function drawBoard() {
 function formatScore(score, exact) {
   const text = (score > 0 ? "+" : "") + (exact ? String(Math.round(score)) : score.toFixed(1));
   return text;
+}
+
+// Setting up a position: a click turns a square empty, black, white, empty...
+function cycle(i) {
+  const next = { "-": "X", X: "O", O: "-" };
+  setup = setup.slice(0, i) + next[setup[i]] + setup.slice(i + 1);
+  drawBoard();
+}
+
+function toggleSetup(on) {
+  setup = on ? game.position.split(/\s+/)[0] : null;
+  $("setup").setAttribute("aria-pressed", String(on));
+  $("setup-side").hidden = !on;
+  $("setup-done").hidden = !on;
+  if (on) $("setup-to-move").value = game.to_move === "black" ? "X" : "O";
+  drawBoard();
 }
 
 // The analysis' values over the game, black's view (up: black ahead), as
@@ -242,6 +262,12 @@ function drawInfo() {
 
 $("load").addEventListener("click", () => act("load", { text: $("game-text").value }));
 $("analyze").addEventListener("click", () => act("analyze"));
+$("setup").addEventListener("click", () => toggleSetup(!setup));
+$("setup-done").addEventListener("click", () => {
+  const text = `${setup} ${$("setup-to-move").value}`;
+  toggleSetup(false);
+  act("load", { text });
+});
 $("new-game").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
 $("undo").addEventListener("click", () => act("undo"));
 $("redo").addEventListener("click", () => act("redo"));
