@@ -139,7 +139,8 @@ fn play_a_whole_game_in_the_browser() {
     );
     browser.click(&browser.find("#hints"));
     browser.wait_for(
-        "return document.querySelectorAll('#board text.hint').length === 4;",
+        "return document.querySelectorAll('#board text.hint').length === 4
+            && document.querySelectorAll('#board text.book').length === 4;",
         PATIENCE,
     );
     save(&browser, "desktop-hints.png");

@@ -295,6 +295,12 @@ fn hints_value_every_move() {
     let server = Server::start(&[]);
     let game = server.new_game(r#"{"black": "person", "white": "person", "hints": true}"#);
     let id = id(&game);
+    // The book knows the four opening moves, all worth the same.
+    let book = game.get("book").and_then(Json::as_array).unwrap();
+    let mut known: Vec<&str> = book.iter().map(|m| text(m, "move")).collect();
+    known.sort_unstable();
+    assert_eq!(known, ["c4", "d3", "e6", "f5"], "{game}");
+    assert!(book.iter().all(|m| m.get("value") == book[0].get("value")));
     let events = server.events(id);
     let deadline = Instant::now() + PATIENCE;
     loop {

@@ -207,8 +207,14 @@ fn create(web: &Web, body: &Json) -> Result<Reply, Refusal> {
             ),
         ));
     }
-    let game = Game::start(id, variant, settings, Arc::clone(&web.evaluators))
-        .map_err(|e| Refusal::new(503, e))?;
+    let game = Game::start(
+        id,
+        variant,
+        settings,
+        Arc::clone(&web.evaluators),
+        Arc::clone(&web.books),
+    )
+    .map_err(|e| Refusal::new(503, e))?;
     let state = lock(&game).state();
     games.insert(id, game);
     Ok(Reply::Json(201, state))

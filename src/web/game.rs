@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
+use crate::book::Books;
 use crate::engine::{
     BestMove, BookNote, Engine, GoLimits, GoRequest, Level, MAX_LEVEL, Report, SearchDone,
     SearchInfo,
@@ -232,6 +233,8 @@ pub struct Game {
     /// Whether the analysis of the line is under way.
     analysing: bool,
     settings: Settings,
+    /// The opening books, to mark the book's moves of the position shown.
+    books: Arc<Books>,
     engine: Engine,
     /// The searches sent and not yet answered, oldest first.
     sent: VecDeque<Tag>,
@@ -261,6 +264,7 @@ impl Game {
         variant: Variant,
         settings: Settings,
         evaluators: Arc<Evaluators>,
+        books: Arc<Books>,
     ) -> Result<Arc<Mutex<Game>>, String> {
         let (engine, reports) =
             channel_engine(GAME_HASH_MB, evaluators).map_err(|e| e.to_string())?;
@@ -272,6 +276,7 @@ impl Game {
             values: vec![None],
             analysing: false,
             settings,
+            books,
             engine,
             sent: VecDeque::new(),
             generation: 0,
@@ -459,6 +464,32 @@ impl Game {
             -after.score
         };
         Some((best.score - played).max(0))
+    }
+
+    /// The book's moves of `position` (each `move` and `value`, best
+    /// first), empty where the book does not know it.
+    fn book_moves(&self, position: &AnyPosition) -> Json {
+        let board = match position {
+            AnyPosition::Othello(p) => p.state().0,
+            AnyPosition::Reversed(p) => p.state().0,
+            AnyPosition::TicTacToe(_) => return Json::Array(Vec::new()),
+        };
+        let moves = self
+            .books
+            .of(position.variant())
+            .and_then(|book| book.moves(&board))
+            .unwrap_or_default();
+        Json::Array(
+            moves
+                .iter()
+                .map(|m| {
+                    Json::object([
+                        ("move", Json::str(m.mv.to_string())),
+                        ("value", Json::from(i64::from(m.value))),
+                    ])
+                })
+                .collect(),
+        )
     }
 
     /// The first position of the line the analysis has not valued.
@@ -813,6 +844,7 @@ impl Game {
             ),
             ("hints", Json::from(self.settings.hints)),
             ("values", Json::Array(values)),
+            ("book", self.book_moves(&position)),
             ("analysing", Json::from(self.analysing)),
             (
                 "thinking",

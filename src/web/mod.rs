@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
+use crate::book::Books;
 use crate::eval::Evaluators;
 use game::{Game, lock};
 
@@ -51,6 +52,8 @@ pub struct Web {
     handlers: AtomicUsize,
     config: WebConfig,
     evaluators: Arc<Evaluators>,
+    /// The built-in opening books, read once for all games.
+    books: Arc<Books>,
 }
 
 impl Web {
@@ -62,6 +65,7 @@ impl Web {
             handlers: AtomicUsize::new(0),
             config,
             evaluators,
+            books: Arc::new(Books::builtin()),
         }
     }
 

@@ -126,6 +126,8 @@ function drawBoard() {
   const hints = new Map();
   if (info && info.for === "hint") for (const line of info.lines) hints.set(line.move, line);
   const best = info && info.lines.length ? info.lines[0].move : null;
+  // The book's moves, marked with the hints.
+  const book = new Map(game.hints ? game.book.map((m) => [m.move, m.value]) : []);
   const key = JSON.stringify([squares, [...legal], game.last, [...hints.values()]]);
   if (key === drawn) return;
   drawn = key;
@@ -150,6 +152,9 @@ function drawBoard() {
       const line = hints.get(name);
       const text = el("text", { x: x + .5, y: y + .5, class: name === best ? "hint best" : "hint" }, svg);
       text.textContent = formatScore(line.score, line.exact);
+      if (book.has(name)) {
+        el("text", { x: x + .5, y: y + .8, class: "book" }, svg).textContent = `book ${formatScore(book.get(name), true)}`;
+      }
     } else if (legal.has(name)) {
       el("circle", { cx: x + .5, cy: y + .5, r: .12, class: "legal-dot" }, svg);
     }
