@@ -413,7 +413,8 @@ fn load_download_and_analyse() {
     let state = server.post(id, "load", &format!(r#"{{"text": "{start} moves d6 c3"}}"#));
     assert_eq!(moves(&state), ["d6", "c3"]);
     // A bad text changes nothing.
-    for bad in ["f5 f5", "zz", "(;GM[Othello]BO[8 junk];)"] {
+    let hollow = "--------------------------X--O---------------------------------- X";
+    for bad in ["f5 f5", "zz", "(;GM[Othello]BO[8 junk];)", hollow] {
         let body = Json::object([("text", Json::str(bad))]).to_string();
         server.expect("POST", &format!("/api/games/{id}/load"), &body, 400);
     }

@@ -26,6 +26,9 @@ use crate::protocol::channel_engine;
 /// Transposition table of each game's engine, in MB.
 pub const GAME_HASH_MB: usize = 16;
 
+/// The four centre squares, d4 e4 d5 e5 (a1 is bit 0, row by row).
+const CENTRE: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
+
 /// Most lines a hint values (every legal move).
 const HINT_LINES: usize = 64;
 
@@ -366,6 +369,17 @@ impl Game {
             let moves = line.parsed_moves().map_err(GameError::BadMove)?;
             (line.start, moves)
         };
+        // Every Othello position a game can reach has its centre filled.
+        let centre_empty = match start {
+            AnyPosition::Othello(p) => p.state().0.empty() & CENTRE != 0,
+            AnyPosition::Reversed(p) => p.state().0.empty() & CENTRE != 0,
+            AnyPosition::TicTacToe(_) => false,
+        };
+        if centre_empty {
+            return Err(GameError::BadMove(
+                "no game reaches this position: d4, e4, d5 and e5 always hold discs".into(),
+            ));
+        }
         let mut plies = Vec::with_capacity(moves.len());
         let mut position = start;
         for (i, mv) in moves.into_iter().enumerate() {

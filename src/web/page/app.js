@@ -150,7 +150,8 @@ function drawBoard() {
     }
     if (hints.has(name)) {
       const line = hints.get(name);
-      const text = el("text", { x: x + .5, y: y + .5, class: name === best ? "hint best" : "hint" }, svg);
+      const kind = line.exact ? "hint exact" : name === best ? "hint best" : "hint";
+      const text = el("text", { x: x + .5, y: y + .5, class: kind }, svg);
       text.textContent = formatScore(line.score, line.exact);
       if (book.has(name)) {
         el("text", { x: x + .5, y: y + .8, class: "book" }, svg).textContent = `book ${formatScore(book.get(name), true)}`;
