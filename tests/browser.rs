@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use common::webdriver::{Browser, CHROMEDRIVER};
-use common::{Orca, PATIENCE, random_game};
+use common::{Orca, PATIENCE, random_game, state_moves};
 use orca::game::{AnyMove, AnyPosition, Variant};
 use orca::json::Json;
 
@@ -33,16 +33,6 @@ fn save(browser: &Browser, name: &str) {
 /// The page's game state.
 fn state(browser: &Browser) -> Json {
     browser.run("return game;")
-}
-
-fn moves(state: &Json) -> Vec<String> {
-    state
-        .get("moves")
-        .and_then(Json::as_array)
-        .unwrap()
-        .iter()
-        .map(|m| m.get_str("move").unwrap().to_string())
-        .collect()
 }
 
 #[test]
@@ -88,14 +78,14 @@ fn play_a_whole_game_in_the_browser() {
         if ready.as_str() == Some("over") {
             break;
         }
-        let before = moves(&state(&browser)).len();
+        let before = state_moves(&state(&browser)).len();
         browser.click_nth("rect.square.legal", clicks);
         clicks += 1;
         browser.wait_for(&format!("return game.moves.length > {before};"), PATIENCE);
         assert!(clicks < 70, "too many moves");
     }
     let end = state(&browser);
-    let played = moves(&end);
+    let played = state_moves(&end);
     let position = AnyPosition::start(Variant::Othello)
         .play_line(played.iter().map(String::as_str))
         .unwrap();

@@ -3,12 +3,12 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{Orca, PATIENCE, random_game};
+use common::{Orca, PATIENCE, http, random_game, state_moves};
 use crossbeam_channel::{Receiver, unbounded};
 use orca::game::{AnyPosition, Variant};
 use orca::json::{self, Json};
@@ -38,25 +38,13 @@ impl Server {
 
     /// One request; the status and the body.
     fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
-        let mut stream = TcpStream::connect(&self.address).unwrap();
-        stream.set_read_timeout(Some(PATIENCE)).unwrap();
-        write!(
-            stream,
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.address,
-            body.len()
-        )
-        .unwrap();
-        let mut text = String::new();
-        stream.read_to_string(&mut text).unwrap();
-        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let (head, body) = http(&self.address, method, path, body, PATIENCE).unwrap();
         let status = head
             .split(' ')
             .nth(1)
             .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("no status: {text}"));
-        (status, body.to_string())
+            .unwrap_or_else(|| panic!("no status: {head}"));
+        (status, body)
     }
 
     /// A request that must answer `status`; its body as JSON (null if none).
@@ -137,21 +125,11 @@ fn strings(state: &Json, key: &str) -> Vec<String> {
         .collect()
 }
 
-fn moves(state: &Json) -> Vec<String> {
-    state
-        .get("moves")
-        .and_then(Json::as_array)
-        .unwrap()
-        .iter()
-        .map(|m| text(m, "move").to_string())
-        .collect()
-}
-
 /// The position the rules give after the state's moves, checked against
 /// what the state says of it.
 fn check_against_the_rules(state: &Json) -> AnyPosition {
     let variant: Variant = text(state, "variant").parse().unwrap();
-    let line = moves(state);
+    let line = state_moves(state);
     let cursor = number(state, "cursor") as usize;
     let position = AnyPosition::start(variant)
         .play_line(line[..cursor].iter().map(String::as_str))
@@ -195,7 +173,7 @@ fn a_whole_game_against_level_1() {
             // states before it (the stream's first, the one after the
             // person's move) are older news.
             let (name, data) = events.recv_timeout(PATIENCE).expect("an event");
-            if name == "state" && moves(&data).len() > moves(&state).len() {
+            if name == "state" && state_moves(&data).len() > state_moves(&state).len() {
                 state = data;
             }
         }
@@ -240,13 +218,13 @@ fn undo_redo_goto_and_passes() {
     assert_eq!(number(&server.post(id, "undo", ""), "cursor"), 1);
     let state = server.post(id, "redo", "");
     assert_eq!(number(&state, "cursor"), 2);
-    assert_eq!(moves(&state), ["f5", "d6", "c3"]);
+    assert_eq!(state_moves(&state), ["f5", "d6", "c3"]);
     check_against_the_rules(&state);
     let state = server.post(id, "goto", r#"{"ply": 0}"#);
     check_against_the_rules(&state);
     server.expect("POST", &format!("/api/games/{id}/undo"), "", 409);
     let state = server.post(id, "move", r#"{"move": "e6"}"#);
-    assert_eq!(moves(&state), ["e6"]);
+    assert_eq!(state_moves(&state), ["e6"]);
     server.expect("POST", &format!("/api/games/{id}/redo"), "", 409);
     // After these black has no move: the pass is played for black.
     let state = server.post(id, "goto", r#"{"ply": 0}"#);
@@ -285,7 +263,7 @@ fn undo_takes_back_orcas_reply_too() {
     }
     let state = server.post(id, "undo", "");
     assert_eq!(number(&state, "cursor"), 0);
-    assert_eq!(moves(&state).len(), 2, "the moves stay, to be redone");
+    assert_eq!(state_moves(&state).len(), 2, "the moves stay, to be redone");
     check_against_the_rules(&state);
 }
 
@@ -384,7 +362,7 @@ fn two_games_the_cap_and_closing() {
     let tictactoe = server.state(b);
     assert_eq!(text(&tictactoe, "result"), "X wins");
     check_against_the_rules(&tictactoe);
-    assert_eq!(moves(&server.state(a)), ["f5"]);
+    assert_eq!(state_moves(&server.state(a)), ["f5"]);
     server.expect("DELETE", &format!("/api/games/{b}"), "", 204);
     server.expect("GET", &format!("/api/games/{b}"), "", 404);
     let c = id(&server.new_game(""));
@@ -406,19 +384,19 @@ fn load_download_and_analyse() {
     let server = Server::start(&[]);
     let id = id(&server.new_game(r#"{"black": "person", "white": "person"}"#));
     let loaded = server.post(id, "load", r#"{"text": "f5d6c3 d3,c4"}"#);
-    assert_eq!(moves(&loaded), ["f5", "d6", "c3", "d3", "c4"]);
+    assert_eq!(state_moves(&loaded), ["f5", "d6", "c3", "d3", "c4"]);
     assert_eq!(number(&loaded, "cursor"), 5);
     check_against_the_rules(&loaded);
     let start = "---------------------------OX------XXX-------------------------- O";
     let state = server.post(id, "load", &format!(r#"{{"text": "{start} moves d6 c3"}}"#));
-    assert_eq!(moves(&state), ["d6", "c3"]);
+    assert_eq!(state_moves(&state), ["d6", "c3"]);
     // A bad text changes nothing.
     let hollow = "--------------------------X--O---------------------------------- X";
     for bad in ["f5 f5", "zz", "(;GM[Othello]BO[8 junk];)", hollow] {
         let body = Json::object([("text", Json::str(bad))]).to_string();
         server.expect("POST", &format!("/api/games/{id}/load"), &body, 400);
     }
-    assert_eq!(moves(&server.state(id)), ["d6", "c3"]);
+    assert_eq!(state_moves(&server.state(id)), ["d6", "c3"]);
 
     let (list, end) = random_game(11);
     let body = Json::object([("text", Json::str(list.clone()))]).to_string();

@@ -273,3 +273,81 @@ pub fn random_game(seed: u64) -> (String, orca::game::AnyPosition) {
     }
     (moves.join(" "), position)
 }
+
+/// One HTTP/1.1 request to `address` (`host:port`): the answer's head and
+/// body. The body is read by its length or its chunks, since a server may
+/// keep the connection open after it.
+pub fn http(
+    address: &str,
+    method: &str,
+    path: &str,
+    body: &str,
+    patience: Duration,
+) -> std::io::Result<(String, String)> {
+    use std::io::Read as _;
+    let mut stream = std::net::TcpStream::connect(address)?;
+    stream.set_read_timeout(Some(patience))?;
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    let mut bytes = Vec::new();
+    let mut buffer = [0u8; 8192];
+    loop {
+        if let Some(answer) = complete_answer(&bytes) {
+            return Ok(answer);
+        }
+        let n = stream.read(&mut buffer)?;
+        if n == 0 {
+            let text = String::from_utf8_lossy(&bytes).to_string();
+            let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+            return Ok((head.to_string(), body.to_string()));
+        }
+        bytes.extend_from_slice(&buffer[..n]);
+    }
+}
+
+/// The head and body of `bytes` once they hold a whole answer.
+fn complete_answer(bytes: &[u8]) -> Option<(String, String)> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let (head, body) = text.split_once("\r\n\r\n")?;
+    let lower = head.to_ascii_lowercase();
+    if lower.contains("transfer-encoding: chunked") {
+        return body
+            .contains("\r\n0\r\n")
+            .then(|| (head.to_string(), unchunk(body)));
+    }
+    let length: usize = lower
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|n| n.trim().parse().ok())?;
+    (body.len() >= length).then(|| (head.to_string(), body[..length].to_string()))
+}
+
+/// The body of a chunked HTTP answer.
+fn unchunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if size == 0 || rest.len() < size {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = rest[size..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// The moves of a web game's state (`orca web`'s JSON).
+pub fn state_moves(state: &orca::json::Json) -> Vec<String> {
+    use orca::json::Json;
+    state
+        .get("moves")
+        .and_then(Json::as_array)
+        .expect("the moves")
+        .iter()
+        .map(|m| m.get_str("move").expect("a move").to_string())
+        .collect()
+}

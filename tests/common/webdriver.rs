@@ -1,7 +1,6 @@
 //! A small W3C WebDriver client over a plain socket, for the browser test:
 //! headless Chromium driven by Debian's `chromedriver`.
 
-use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::thread;
@@ -68,19 +67,8 @@ impl Browser {
 
     /// One WebDriver command; its `value`, or the driver's error.
     fn try_call(&self, method: &str, path: &str, body: &str) -> Result<Json, Json> {
-        let mut stream = TcpStream::connect(&self.address).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(120)))
-            .unwrap();
-        write!(
-            stream,
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.address,
-            body.len()
-        )
-        .unwrap();
-        let (head, body) = read_answer(&mut stream).expect("the driver answers");
+        let (head, body) = super::http(&self.address, method, path, body, Duration::from_secs(120))
+            .expect("the driver answers");
         let text = format!("{head}\r\n\r\n{body}");
         let reply = json::parse(&body).unwrap_or_else(|e| panic!("{method} {path}: {e}: {text}"));
         let value = reply.get("value").cloned().unwrap_or(Json::Null);
@@ -212,68 +200,13 @@ impl Drop for Browser {
     fn drop(&mut self) {
         // Ends the browser with its session (killing the driver alone
         // would leave it running).
-        if !self.session.is_empty()
-            && let Ok(mut stream) = TcpStream::connect(&self.address)
-        {
-            let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-            let _ = write!(
-                stream,
-                "DELETE /session/{} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-                self.session, self.address
-            );
-            let _ = read_answer(&mut stream);
+        if !self.session.is_empty() {
+            let path = format!("/session/{}", self.session);
+            let _ = super::http(&self.address, "DELETE", &path, "", Duration::from_secs(10));
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }
-}
-
-/// One HTTP answer: its head, and its body by its length or its chunks
-/// (the driver may keep the connection open after it).
-fn read_answer(stream: &mut TcpStream) -> std::io::Result<(String, String)> {
-    let mut bytes = Vec::new();
-    let mut buffer = [0u8; 8192];
-    let complete = |bytes: &[u8]| -> Option<(String, String)> {
-        let text = std::str::from_utf8(bytes).ok()?;
-        let (head, body) = text.split_once("\r\n\r\n")?;
-        let lower = head.to_ascii_lowercase();
-        if lower.contains("transfer-encoding: chunked") {
-            return body
-                .contains("\r\n0\r\n")
-                .then(|| (head.to_string(), unchunk(body)));
-        }
-        let length: usize = lower
-            .lines()
-            .find_map(|l| l.strip_prefix("content-length:"))
-            .and_then(|n| n.trim().parse().ok())?;
-        (body.len() >= length).then(|| (head.to_string(), body[..length].to_string()))
-    };
-    loop {
-        if let Some(answer) = complete(&bytes) {
-            return Ok(answer);
-        }
-        let n = stream.read(&mut buffer)?;
-        if n == 0 {
-            let text = String::from_utf8_lossy(&bytes).to_string();
-            let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-            return Ok((head.to_string(), body.to_string()));
-        }
-        bytes.extend_from_slice(&buffer[..n]);
-    }
-}
-
-/// The body of a chunked HTTP answer.
-fn unchunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = body.split_once("\r\n") {
-        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if size == 0 || rest.len() < size {
-            break;
-        }
-        out.push_str(&rest[..size]);
-        body = rest[size..].trim_start_matches("\r\n");
-    }
-    out
 }
 
 /// Decodes standard base64 (padding and line breaks allowed).
