@@ -84,7 +84,13 @@ impl Server {
             let mut name = String::new();
             for line in BufReader::new(stream).lines() {
                 let Ok(line) = line else { return };
-                if let Some(n) = line.strip_prefix("event: ") {
+                // A keep-alive comment is passed on too, so that the thread
+                // ends (and closes the stream) once the receiver is gone.
+                if line.starts_with(':') {
+                    if sender.send(("keep-alive".into(), Json::Null)).is_err() {
+                        return;
+                    }
+                } else if let Some(n) = line.strip_prefix("event: ") {
                     name = n.to_string();
                 } else if let Some(data) = line.strip_prefix("data: ") {
                     let data = json::parse(data).expect("event data is JSON");
@@ -372,7 +378,17 @@ fn two_games_the_cap_and_closing() {
     thread::sleep(Duration::from_secs(5));
     server.expect("GET", &format!("/api/games/{a}"), "", 404);
     server.state(c);
+    // Four pages may show a game; a fifth is refused.
+    let more: Vec<_> = (0..3).map(|_| server.events(c)).collect();
+    for stream in &more {
+        stream.recv_timeout(PATIENCE).expect("the first state");
+    }
+    server.expect("GET", &format!("/api/games/{c}/events"), "", 503);
+    // Its pages gone, the game is closed once idle, and its engine freed.
     drop(events);
+    drop(more);
+    thread::sleep(Duration::from_secs(5));
+    server.expect("GET", &format!("/api/games/{c}"), "", 404);
 }
 
 /// A move list, a position string with moves or a GGF record loads the
