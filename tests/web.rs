@@ -367,6 +367,8 @@ fn two_games_the_cap_and_closing() {
     }
     let tictactoe = server.state(b);
     assert_eq!(text(&tictactoe, "result"), "X wins");
+    // GGF holds Othello games only.
+    server.expect("GET", &format!("/api/games/{b}/ggf"), "", 409);
     check_against_the_rules(&tictactoe);
     assert_eq!(state_moves(&server.state(a)), ["f5"]);
     server.expect("DELETE", &format!("/api/games/{b}"), "", 204);

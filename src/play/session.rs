@@ -414,26 +414,18 @@ impl Session {
     /// # Errors
     /// [`NotOthello`] for tic-tac-toe.
     pub fn ggf_record(&self, date: &str) -> Result<GgfGame, NotOthello> {
-        let game_type = match self.variant() {
-            Variant::Othello => "8",
-            Variant::Reversed => "8a",
-            Variant::TicTacToe => return Err(NotOthello),
-        };
-        let mut record = GgfGame::new(self.positions[0]);
         let name = |color| match self.seating.player(color) {
             Player::Person => "Human",
             Player::Orca => "Orca",
         };
-        record.set_property("PC", "orca play");
-        record.set_property("DT", date);
-        record.set_property("PB", name(Color::Black));
-        record.set_property("PW", name(Color::White));
-        let result = self
-            .position()
-            .black_score()
-            .map_or_else(|| "?".to_string(), |score| format!("{score:+}.000"));
-        record.set_property("RE", &result);
-        record.set_property("TY", game_type);
+        let players = [name(Color::Black), name(Color::White)];
+        let mut record = ggf_header(
+            self.positions[0],
+            self.position(),
+            "orca play",
+            date,
+            players,
+        )?;
         for played in &self.moves {
             let mv: Move = played.name.parse().map_err(|_| NotOthello)?;
             record.moves.push(GgfMove {
@@ -505,6 +497,36 @@ pub fn result_line(position: &AnyPosition) -> Option<String> {
         ));
     }
     Some(line)
+}
+
+/// A GGF record of a game from `start` that reached `end`, its moves yet
+/// to be added: the place, date, players (black, white), result and type.
+///
+/// # Errors
+/// [`NotOthello`] for tic-tac-toe.
+pub fn ggf_header(
+    start: AnyPosition,
+    end: AnyPosition,
+    place: &str,
+    date: &str,
+    [black, white]: [&str; 2],
+) -> Result<GgfGame, NotOthello> {
+    let game_type = match start.variant() {
+        Variant::Othello => "8",
+        Variant::Reversed => "8a",
+        Variant::TicTacToe => return Err(NotOthello),
+    };
+    let mut record = GgfGame::new(start);
+    record.set_property("PC", place);
+    record.set_property("DT", date);
+    record.set_property("PB", black);
+    record.set_property("PW", white);
+    let result = end
+        .black_score()
+        .map_or_else(|| "?".to_string(), |score| format!("{score:+}.000"));
+    record.set_property("RE", &result);
+    record.set_property("TY", game_type);
+    Ok(record)
 }
 
 #[cfg(test)]

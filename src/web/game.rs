@@ -20,7 +20,7 @@ use crate::game::{AnyMove, AnyPosition, Color, GameLine, UnknownName, Variant};
 use crate::ggf::{GgfGame, GgfMove};
 use crate::json::Json;
 use crate::play::loss_mark;
-use crate::play::session::result_line;
+use crate::play::session::{ggf_header, result_line};
 use crate::protocol::channel_engine;
 
 /// Transposition table of each game's engine, in MB.
@@ -154,6 +154,12 @@ struct Ply {
 }
 
 impl Ply {
+    /// The pass of a side with no move in `position`.
+    fn forced_pass(position: AnyPosition) -> Ply {
+        let after = position.play(AnyMove::PASS).expect("a forced pass plays");
+        Ply::new(AnyMove::PASS, position.to_move(), By::ForcedPass, after)
+    }
+
     fn new(mv: AnyMove, color: Color, by: By, after: AnyPosition) -> Ply {
         Ply {
             mv,
@@ -385,14 +391,9 @@ impl Game {
         for (i, mv) in moves.into_iter().enumerate() {
             // A pass left out where forced is put in.
             if position.must_pass() && !mv.is_pass() {
-                let after = position.play(AnyMove::PASS).expect("a forced pass plays");
-                plies.push(Ply::new(
-                    AnyMove::PASS,
-                    position.to_move(),
-                    By::ForcedPass,
-                    after,
-                ));
-                position = after;
+                let pass = Ply::forced_pass(position);
+                position = pass.after;
+                plies.push(pass);
             }
             let after = position.play(mv).ok_or_else(|| {
                 GameError::BadMove(format!("move {} ({mv}) is not legal there", i + 1))
@@ -415,30 +416,14 @@ impl Game {
     /// # Errors
     /// [`GameError::Conflict`] for tic-tac-toe.
     pub fn ggf(&self, date: &str) -> Result<String, GameError> {
-        let game_type = match self.start.variant() {
-            Variant::Othello => "8",
-            Variant::Reversed => "8a",
-            Variant::TicTacToe => {
-                return Err(GameError::Conflict(
-                    "GGF records hold Othello games; tic-tac-toe cannot be saved".into(),
-                ));
-            }
-        };
-        let mut record = GgfGame::new(self.start);
         let name = |player| match player {
             Player::Person => "Human",
             Player::Orca => "Orca",
         };
-        record.set_property("PC", "orca web");
-        record.set_property("DT", date);
-        record.set_property("PB", name(self.settings.black));
-        record.set_property("PW", name(self.settings.white));
+        let players = [name(self.settings.black), name(self.settings.white)];
         let end = self.line.last().map_or(self.start, |p| p.after);
-        let result = end
-            .black_score()
-            .map_or_else(|| "?".to_string(), |score| format!("{score:+}.000"));
-        record.set_property("RE", &result);
-        record.set_property("TY", game_type);
+        let mut record = ggf_header(self.start, end, "orca web", date, players)
+            .map_err(|e| GameError::Conflict(e.to_string()))?;
         for ply in &self.line {
             let AnyMove::Othello(mv) = ply.mv else {
                 continue;
@@ -613,13 +598,7 @@ impl Game {
             if !position.must_pass() {
                 break;
             }
-            let after = position.play(AnyMove::PASS).expect("a forced pass plays");
-            self.push(Ply::new(
-                AnyMove::PASS,
-                position.to_move(),
-                By::ForcedPass,
-                after,
-            ));
+            self.push(Ply::forced_pass(position));
         }
         let position = self.position();
         if self.analysing && self.next_to_analyze().is_none() {
