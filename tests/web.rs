@@ -393,6 +393,26 @@ fn two_games_the_cap_and_closing() {
     server.expect("GET", &format!("/api/games/{c}"), "", 404);
 }
 
+/// Event streams opened together after a quiet spell all start: the HTTP
+/// pool's idle threads are gone by then, and without the server's own
+/// wake-up connections one of a burst could wait for a thread forever.
+#[test]
+fn streams_opened_together_all_start() {
+    let server = Server::start(&[]);
+    let game = id(&server.new_game(r#"{"black": "person", "white": "person"}"#));
+    let first = server.events(game);
+    first.recv_timeout(PATIENCE).expect("the first state");
+    for round in 0..3 {
+        thread::sleep(Duration::from_secs(6));
+        let burst: Vec<_> = (0..3).map(|_| server.events(game)).collect();
+        for (i, stream) in burst.iter().enumerate() {
+            stream
+                .recv_timeout(PATIENCE)
+                .unwrap_or_else(|e| panic!("round {round}, stream {i}: {e}"));
+        }
+    }
+}
+
 /// A move list, a position string with moves or a GGF record loads the
 /// game (the end on the board); the game downloads as GGF and loads back;
 /// the analysis values every position, the end exactly, and each move's

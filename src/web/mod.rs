@@ -11,6 +11,7 @@ pub mod game;
 pub mod page;
 
 use std::collections::HashMap;
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -118,10 +119,22 @@ impl Web {
 /// Serves `server` until the process ends: each request on a thread of
 /// its own, the idle games swept every second.
 pub fn serve(server: tiny_http::Server, web: Arc<Web>) {
+    let own_address = server.server_addr().to_ip().map(|mut address| {
+        if address.ip().is_unspecified() {
+            address.set_ip(match address {
+                SocketAddr::V4(_) => Ipv4Addr::LOCALHOST.into(),
+                SocketAddr::V6(_) => Ipv6Addr::LOCALHOST.into(),
+            });
+        }
+        address
+    });
     let mut last_sweep = std::time::Instant::now();
     loop {
         if last_sweep.elapsed() >= Duration::from_secs(1) {
             web.sweep();
+            if let Some(address) = own_address {
+                wake_connection_threads(address);
+            }
             last_sweep = std::time::Instant::now();
         }
         let request = match server.recv_timeout(Duration::from_millis(500)) {
@@ -148,5 +161,19 @@ pub fn serve(server: tiny_http::Server, web: Arc<Web>) {
             web.handlers.fetch_sub(1, Ordering::SeqCst);
             log::warn!("web: cannot start a thread: {e}");
         }
+    }
+}
+
+/// Opens and closes a connection to the server itself. tiny_http 0.12 gives
+/// each connection a thread of its pool for the connection's whole life,
+/// and when connections come faster than its idle threads wake up it can
+/// queue one against a stale count of waiting threads, with no thread left
+/// to take it: a page's third event stream opened after a quiet spell hung
+/// until some other connection ended. Our own connection makes the pool
+/// start or wake a thread, which then takes the queued one: a stalled
+/// connection waits a second at most.
+fn wake_connection_threads(address: SocketAddr) {
+    if let Err(e) = TcpStream::connect_timeout(&address, Duration::from_millis(200)) {
+        log::debug!("web: cannot connect to {address}: {e}");
     }
 }
