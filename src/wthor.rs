@@ -7,7 +7,9 @@
 //! Passes are not stored, so [`WthorGame::replay`] re-inserts them where the side
 //! to move has no legal move. Everything that uses these games (balanced match
 //! openings, evaluation training) goes through this reader, so it keeps to the
-//! format and leaves the choice of positions to its callers.
+//! format and leaves the choice of positions to its callers. The writer
+//! ([`WthorHeader::to_bytes`], [`WthorGame::to_bytes`]) stores the self-play
+//! database in the same format.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -54,6 +56,23 @@ impl WthorHeader {
         } else {
             self.depth
         }
+    }
+
+    /// The header as stored, the inverse of the reader.
+    pub fn to_bytes(&self) -> [u8; HEADER_BYTES] {
+        let (year, month, day) = self.created;
+        let mut b = [0u8; HEADER_BYTES];
+        b[0] = (year / 100) as u8;
+        b[1] = (year % 100) as u8;
+        b[2] = month;
+        b[3] = day;
+        b[4..8].copy_from_slice(&self.games.to_le_bytes());
+        b[8..10].copy_from_slice(&self.records.to_le_bytes());
+        b[10..12].copy_from_slice(&self.games_year.to_le_bytes());
+        b[12] = self.board_size;
+        b[13] = self.game_type;
+        b[14] = self.depth;
+        b
     }
 
     fn parse(bytes: &[u8]) -> Result<WthorHeader, WthorError> {
@@ -155,6 +174,24 @@ impl WthorGame {
         Ok(Replay { moves, positions })
     }
 
+    /// The record as stored, the inverse of the reader; `None` for more than
+    /// [`MAX_MOVES`] moves.
+    pub fn to_bytes(&self) -> Option<[u8; GAME_BYTES]> {
+        if self.squares.len() > MAX_MOVES {
+            return None;
+        }
+        let mut b = [0u8; GAME_BYTES];
+        b[0..2].copy_from_slice(&self.tournament.to_le_bytes());
+        b[2..4].copy_from_slice(&self.black_player.to_le_bytes());
+        b[4..6].copy_from_slice(&self.white_player.to_le_bytes());
+        b[6] = self.black_discs;
+        b[7] = self.theoretical_black_discs;
+        for (slot, &square) in b[8..].iter_mut().zip(&self.squares) {
+            *slot = encode_square(square);
+        }
+        Some(b)
+    }
+
     fn parse(b: &[u8; GAME_BYTES]) -> Result<WthorGame, u8> {
         let mut squares = Vec::with_capacity(MAX_MOVES);
         for &code in b[8..].iter().take_while(|&&code| code != 0) {
@@ -179,6 +216,11 @@ pub fn decode_square(code: u8) -> Option<Square> {
     } else {
         None
     }
+}
+
+/// The stored code of a square, the inverse of [`decode_square`].
+pub fn encode_square(square: Square) -> u8 {
+    10 * (square.row() + 1) + square.column() + 1
 }
 
 /// A stored move that the rules do not allow.
@@ -376,6 +418,25 @@ mod tests {
             .map(ToString::to_string)
             .collect();
         assert_eq!(names, ["f5", "d6", "c3"]);
+    }
+
+    #[test]
+    fn written_files_read_back() {
+        let bytes = file(&[game(&[56, 64, 33], 26, 30), game(&[56], 33, 33)]);
+        let parsed = parse(&bytes).unwrap();
+        let mut again = parsed.header.to_bytes().to_vec();
+        for g in &parsed.games {
+            again.extend_from_slice(&g.to_bytes().unwrap());
+        }
+        assert_eq!(again, bytes);
+        for square in Square::all() {
+            assert_eq!(decode_square(encode_square(square)), Some(square));
+        }
+        let long = WthorGame {
+            squares: vec![Square::all().next().unwrap(); MAX_MOVES + 1],
+            ..parsed.games[0].clone()
+        };
+        assert_eq!(long.to_bytes(), None);
     }
 
     #[test]

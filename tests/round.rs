@@ -285,3 +285,109 @@ fn slurm_array_tasks_make_the_single_machine_shards() {
     assert!(out.contains("| gate | pairs"), "{out}");
     assert!(!err.contains("labelling shard"), "{err}");
 }
+
+/// Small self-play settings: chunks of two games, played fast.
+const SELFPLAY_FLAGS: &str =
+    "--variant othello --depth 2 --solve-empties 8 --chunk-games 2 --seed 3";
+
+/// Every file of a database directory, by name.
+fn database(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&path).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn selfplay_manifests_make_the_single_machine_database() {
+    // One machine: the chunks 1 to 4 (games 2 to 9) of the small set.
+    let single = temp("selfplay-single");
+    let mut args: Vec<&str> = vec!["selfplay"];
+    args.extend(SELFPLAY_FLAGS.split(' '));
+    args.extend(["--games", "10", "--first-chunk", "1", "--out"]);
+    args.push(single.to_str().unwrap());
+    let (code, out, err) = output(Command::new(env!("CARGO_BIN_EXE_orca")).args(&args));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("0 games before, 8 made"), "{out}");
+    let expected = database(&single);
+    let names: Vec<&str> = expected.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names.len(), 5, "{names:?}");
+    assert!(names[..4].iter().all(|n| n.ends_with(".wtb")), "{names:?}");
+    assert!(names[0].ends_with("-0001.wtb") && names[3].ends_with("-0004.wtb"));
+    assert_eq!(names[4], "sets.txt");
+
+    let path = path_with_orca("selfplay-bin");
+    let overrides = |db: &Path| {
+        HashMap::from([
+            ("SELFPLAY_FLAGS".to_string(), SELFPLAY_FLAGS.to_string()),
+            ("SHARDS".to_string(), "3".to_string()),
+            ("GAMES".to_string(), "10".to_string()),
+            ("FIRST_CHUNK".to_string(), "1".to_string()),
+            ("DB_DIR".to_string(), db.display().to_string()),
+        ])
+    };
+    let run = |what: &str, db: &Path, command: &mut Command| {
+        let (code, _, err) = output(command.envs(overrides(db)).env("PATH", &path));
+        assert_eq!(code, 0, "{what}: {err}");
+    };
+
+    let manifest = std::fs::read_to_string(deploy("kubernetes/selfplay.yaml")).unwrap();
+    let (env, command) = container(&manifest);
+    assert_eq!(value_after(&manifest, "completions:"), env["SHARDS"]);
+    let db = temp("selfplay-kubernetes").join("db");
+    for index in 0..3 {
+        run(
+            &format!("task {index}"),
+            &db,
+            Command::new("sh")
+                .args(["-c", &command])
+                .envs(&env)
+                .env("JOB_COMPLETION_INDEX", index.to_string()),
+        );
+    }
+    assert_eq!(database(&db), expected);
+
+    let script = deploy("slurm/selfplay.sbatch");
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert_eq!(value_after(&text, "#SBATCH --array="), "0-15");
+    let db = temp("selfplay-slurm").join("db");
+    for index in 0..3 {
+        run(
+            &format!("task {index}"),
+            &db,
+            Command::new("bash")
+                .arg(&script)
+                .env("SLURM_ARRAY_TASK_ID", index.to_string())
+                .env("SLURM_ARRAY_TASK_COUNT", "3"),
+        );
+    }
+    assert_eq!(database(&db), expected);
+}
+
+#[test]
+fn selfplay_refuses_what_it_cannot_play() {
+    let dir = temp("selfplay-refused");
+    let out = dir.to_str().unwrap();
+    let (code, _, err) = output(Command::new(env!("CARGO_BIN_EXE_orca")).args([
+        "selfplay",
+        "--variant",
+        "tictactoe",
+        "--out",
+        out,
+    ]));
+    assert_eq!(code, 2);
+    assert!(err.contains("tic-tac-toe"), "{err}");
+    let (code, _, err) = output(
+        Command::new(env!("CARGO_BIN_EXE_orca"))
+            .args(["selfplay", "--depth", "0", "--games", "1", "--out", out]),
+    );
+    assert_eq!(code, 1);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("depth goes from 1"), "{err}");
+}

@@ -13,6 +13,7 @@ mod openings;
 mod perft;
 mod play;
 mod round;
+mod selfplay;
 mod solve;
 mod train;
 mod web;
@@ -175,6 +176,9 @@ enum Command {
     Book(book::BookArgs),
     /// Make a balanced openings file for `orca match` from WTHOR games.
     Openings(openings::OpeningsArgs),
+    /// Grow the self-play game database (data/selfplay) whose outcomes the
+    /// evaluation is fitted on.
+    Selfplay(selfplay::SelfPlayArgs),
     /// Fit the evaluation weights from the shipped game data and self-play.
     Train(train::TrainArgs),
     /// Fit the probable cutoffs' error model on positions of the shipped games.
@@ -216,6 +220,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Match(args)) => match_cmd::run(&args),
         Some(Command::Openings(args)) => openings::run(&args),
         Some(Command::Book(args)) => book::run(&args),
+        Some(Command::Selfplay(args)) => selfplay::run(&args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Calibrate(args)) => {
             with_evaluators(args.eval.evaluators(), |e| calibrate::run(&args, &e))

@@ -258,7 +258,7 @@ pub struct MeasureArgs {
     weights: Option<PathBuf>,
 }
 
-fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), String> {
     let (i, n) = text
         .split_once('/')
         .ok_or_else(|| "expected I/N, as 0/4".to_string())?;

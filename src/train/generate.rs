@@ -315,7 +315,7 @@ pub fn label<const R: bool>(
 
 /// Runs `work` on every item with a thread per table, each thread searching
 /// with its own; the results in the items' order.
-fn parallel<T: Sync, R: Send>(
+pub(crate) fn parallel<T: Sync, R: Send>(
     items: &[T],
     tables: &mut [TranspositionTable],
     work: &(dyn Fn(&T, &mut TranspositionTable) -> R + Sync),

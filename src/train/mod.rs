@@ -18,6 +18,7 @@
 //! Positions labelled by search come from shard files ([`shard`], written by
 //! [`generate`]); [`run_with`] fits them together with the pipeline's own.
 
+pub mod database;
 pub mod fit;
 pub mod generate;
 pub mod selfplay;

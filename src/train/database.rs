@@ -1,0 +1,875 @@
+//! The self-play game database (`orca selfplay`): games of the engine against
+//! itself, stored as WTHOR records, whose outcomes label positions for the fit.
+//!
+//! A game: a seeded number of uniformly random legal moves, then the selective
+//! midgame search at a fixed depth for both sides, then perfect play from
+//! `solve_empties` empty squares. Every position from the solve point on (or
+//! from the end of the random moves, if later) is therefore worth exactly the
+//! final score, which the record stores as its theoretical score; the earlier
+//! positions are labelled with it as the field labels them (a game's outcome).
+//!
+//! Each record keeps in its tournament field how many of its moves were random,
+//! so that a fit leaves those positions out, and in its player fields the
+//! search depth that played. The disc counts are `32 + score / 2`, with the
+//! score under the game's own rules from black's side: black's discs, empty
+//! squares to the winner, for standard Othello, and the same form (more is
+//! better for black) for reversed Othello.
+//!
+//! Games belong to a *set*: the settings and weights that made them, named by
+//! a short hash ([`SetSettings::id`]). Chunk `c` of a set holds its games
+//! `c * chunk_games...` in the file `ID-CCCC.wtb`. A game depends only on its
+//! set and its number, each searched with a cleared table of its own, so the
+//! files are the same whatever the threads or shards (`--shard i/n` takes the
+//! chunks `c` with `c mod n = i`), and a run that stopped continues the chunk
+//! files where they end. A chunk file is locked while it is written, so two
+//! runs on one directory never write the same chunk.
+
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use super::generate::{mix, parallel};
+use crate::eval::trained::{TrainedEval, Weights};
+use crate::game::{Color, Game, Move, Othello, Square, Variant};
+use crate::rng::Rng;
+use crate::search::endgame::Solver;
+use crate::search::midgame::Selectivity;
+use crate::search::{Limits, TranspositionTable, think, variant_salt};
+use crate::wthor::{self, GAME_BYTES, HEADER_BYTES, WthorGame, WthorHeader};
+
+/// Games a chunk file holds when complete: 680 kB, so that a partial chunk
+/// committed again costs little.
+pub const CHUNK_GAMES: u32 = 10_000;
+
+/// The table each game is played with, in megabytes (part of the set: a
+/// selective search's choices can depend on the table's size).
+pub const TABLE_MB: usize = 16;
+
+/// The manifest of a database directory: one line per set.
+pub const MANIFEST: &str = "sets.txt";
+
+/// What makes a set's games what they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetSettings {
+    /// Standard or reversed Othello.
+    pub variant: Variant,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Depth of the midgame search that plays.
+    pub depth: u32,
+    /// Perfect play from this many empty squares on.
+    pub solve_empties: u32,
+    /// Random opening moves, at least...
+    pub random_min: u32,
+    /// ...and at most.
+    pub random_max: u32,
+    /// Games in a complete chunk file.
+    pub chunk_games: u32,
+    /// The last 8 bytes of the playing weights' file (their checksum).
+    pub weights: u64,
+}
+
+impl SetSettings {
+    /// The settings of a run with `weights`.
+    pub fn new(config: &SelfPlayConfig) -> SetSettings {
+        let bytes = config.weights.to_bytes();
+        let sum = bytes[bytes.len() - 8..].try_into().expect("8 bytes");
+        SetSettings {
+            variant: config.variant,
+            seed: config.seed,
+            depth: config.depth,
+            solve_empties: config.solve_empties,
+            random_min: config.random_min,
+            random_max: config.random_max,
+            chunk_games: config.chunk_games,
+            weights: u64::from_le_bytes(sum),
+        }
+    }
+
+    /// Eight hex digits naming the set (a hash of [`fmt::Display`]'s line).
+    pub fn id(&self) -> String {
+        // FNV-1a: stable across builds and platforms, unlike std's hasher.
+        let hash = self
+            .to_string()
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+        format!("{:08x}", (hash >> 32) as u32 ^ hash as u32)
+    }
+
+    /// The file of chunk `chunk` in `dir`.
+    pub fn chunk_path(&self, dir: &Path, chunk: u32) -> PathBuf {
+        dir.join(format!("{}-{chunk:04}.wtb", self.id()))
+    }
+
+    fn check(&self) -> Result<(), SelfPlayError> {
+        let bad = |m: &str| Err(SelfPlayError::Config(m.to_string()));
+        if self.variant == Variant::TicTacToe {
+            return bad("self-play games are Othello's (standard or reversed)");
+        }
+        if self.random_min > self.random_max || self.random_max > 60 {
+            return bad("the random opening moves need min <= max <= 60");
+        }
+        if self.depth == 0 || self.depth > 30 {
+            return bad("the search depth goes from 1 to 30");
+        }
+        if self.solve_empties == 0 || self.solve_empties > 30 {
+            return bad("perfect play starts from 1 to 30 empty squares");
+        }
+        if self.chunk_games == 0 {
+            return bad("a chunk holds at least one game");
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for SetSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "variant={} seed={} depth={} selectivity={} solve={} random={}-{} chunk={} table={} weights={:016x}",
+            self.variant,
+            self.seed,
+            self.depth,
+            Selectivity::DEFAULT.percent(),
+            self.solve_empties,
+            self.random_min,
+            self.random_max,
+            self.chunk_games,
+            TABLE_MB,
+            self.weights
+        )
+    }
+}
+
+/// Everything `orca selfplay` needs.
+#[derive(Clone, Debug)]
+pub struct SelfPlayConfig {
+    /// Standard or reversed Othello.
+    pub variant: Variant,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Depth of the midgame search that plays.
+    pub depth: u32,
+    /// Perfect play from this many empty squares on.
+    pub solve_empties: u32,
+    /// Random opening moves, at least...
+    pub random_min: u32,
+    /// ...and at most.
+    pub random_max: u32,
+    /// Games in a complete chunk file ([`CHUNK_GAMES`]; smaller in tests).
+    pub chunk_games: u32,
+    /// The weights both sides evaluate with.
+    pub weights: Arc<Weights>,
+    /// Make the set's games `0..games`...
+    pub games: u64,
+    /// ...from this chunk on.
+    pub first_chunk: u32,
+    /// This shard, from 0...
+    pub shard: u32,
+    /// ...out of this many.
+    pub shards: u32,
+    /// Worker threads (the files do not depend on it).
+    pub threads: usize,
+}
+
+/// Why a run could not go on.
+#[derive(Debug)]
+pub enum SelfPlayError {
+    /// The settings are impossible.
+    Config(String),
+    /// A chunk file that this set's runs did not make.
+    Foreign(PathBuf, String),
+    /// Reading or writing failed.
+    Io(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for SelfPlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SelfPlayError::Config(m) => write!(f, "{m}"),
+            SelfPlayError::Foreign(p, m) => write!(f, "{}: {m}", p.display()),
+            SelfPlayError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for SelfPlayError {}
+
+/// One game as played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedGame {
+    /// The placements in order (passes are not stored).
+    pub squares: Vec<Square>,
+    /// How many of them were random.
+    pub random: u32,
+    /// The final score under the game's rules, from black's side.
+    pub black_score: i32,
+    /// Time spent in the midgame search...
+    pub search_time: Duration,
+    /// ...and in perfect play.
+    pub solve_time: Duration,
+}
+
+impl PlayedGame {
+    /// The game as a WTHOR record of depth `depth`.
+    pub fn record(&self, depth: u32) -> WthorGame {
+        let discs = u8::try_from(32 + self.black_score / 2).expect("a score within 64");
+        WthorGame {
+            tournament: self.random as u16,
+            black_player: depth as u16,
+            white_player: depth as u16,
+            black_discs: discs,
+            theoretical_black_discs: discs,
+            squares: self.squares.clone(),
+        }
+    }
+}
+
+/// Plays game number `game` of `set` under rules `R` with a cleared `tt`.
+pub fn play<const R: bool>(
+    set: &SetSettings,
+    eval: &TrainedEval<R>,
+    game_number: u64,
+    tt: &mut TranspositionTable,
+) -> PlayedGame {
+    let id = u64::from_str_radix(&set.id(), 16).expect("hex");
+    let mut rng = Rng::new(mix(set.seed ^ id, game_number, 3));
+    let random = set.random_min + rng.below(u64::from(set.random_max - set.random_min + 1)) as u32;
+    let stop = AtomicBool::new(false);
+    let salt = variant_salt::<Othello<R>>();
+    tt.clear();
+    let mut game = Othello::<R>::start();
+    let mut to_move = Color::Black;
+    let mut squares = Vec::with_capacity(60);
+    let (mut search_time, mut solve_time) = (Duration::ZERO, Duration::ZERO);
+    while !game.is_over() {
+        let started = Instant::now();
+        let mv = if game.0.moves() == 0 {
+            Move::Pass
+        } else if (squares.len() as u32) < random {
+            rng.legal_move(&game).expect("a move exists")
+        } else if game.empties() <= set.solve_empties {
+            let mut solver = Solver::<R, _>::new(tt, eval, &stop, None, None, salt);
+            let best = solver.best_move(game.0).expect("a running game has a move");
+            solve_time += started.elapsed();
+            best.0
+        } else {
+            let found = think(
+                &game,
+                eval,
+                tt,
+                &Limits::exact_depth(set.depth),
+                &stop,
+                &mut |_| {},
+            );
+            search_time += started.elapsed();
+            found.best_move.expect("a running game has a best move")
+        };
+        if let Move::Play(square) = mv {
+            squares.push(square);
+        }
+        game = game.play_unchecked(mv);
+        to_move = to_move.opposite();
+    }
+    let own = game.final_score();
+    PlayedGame {
+        random: random.min(squares.len() as u32),
+        squares,
+        black_score: if to_move == Color::Black { own } else { -own },
+        search_time,
+        solve_time,
+    }
+}
+
+/// Progress of a run, one report per batch of games written.
+#[derive(Clone, Copy, Debug)]
+pub struct SelfPlayProgress {
+    /// Games this run has made...
+    pub games: u64,
+    /// ...of this many it set out to make.
+    pub target: u64,
+    /// The chunk being written.
+    pub chunk: u32,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default)]
+pub struct SelfPlayReport {
+    /// The set's id.
+    pub set: String,
+    /// Games already in this run's chunks.
+    pub kept_games: u64,
+    /// Bytes of cut-off records dropped before continuing.
+    pub dropped_bytes: u64,
+    /// Chunks left alone because another run was writing them.
+    pub busy_chunks: Vec<u32>,
+    /// Games made by this run...
+    pub games: u64,
+    /// ...their moves (placements)...
+    pub moves: u64,
+    /// ...of which random.
+    pub random_moves: u64,
+    /// Thread time in the midgame search...
+    pub search_time: Duration,
+    /// ...and in perfect play.
+    pub solve_time: Duration,
+    /// Wall-clock time of the run.
+    pub seconds: f64,
+}
+
+/// The games chunk `chunk` of a set should hold when this run is done.
+fn chunk_target(config: &SelfPlayConfig, chunk: u32) -> u32 {
+    let start = u64::from(chunk) * u64::from(config.chunk_games);
+    config
+        .games
+        .saturating_sub(start)
+        .min(u64::from(config.chunk_games)) as u32
+}
+
+/// The complete games in a chunk file's bytes (a header and whole records),
+/// checked against the set.
+fn complete_games(bytes: &[u8], set: &SetSettings) -> Result<u32, String> {
+    let Some(head) = bytes.get(..HEADER_BYTES) else {
+        return Ok(0);
+    };
+    let announced = u32::from_le_bytes([head[4], head[5], head[6], head[7]]);
+    let present = ((bytes.len() - HEADER_BYTES) / GAME_BYTES) as u32;
+    let games = announced.min(present);
+    let mut whole = bytes[..HEADER_BYTES + games as usize * GAME_BYTES].to_vec();
+    whole[4..8].copy_from_slice(&games.to_le_bytes());
+    let file = wthor::parse(&whole).map_err(|e| e.to_string())?;
+    if u32::from(file.header.depth) != set.solve_empties {
+        return Err(format!(
+            "its games are perfect from {} empties, this set's from {}",
+            file.header.depth, set.solve_empties
+        ));
+    }
+    if let Some(g) = file.games.iter().find(|g| {
+        u32::from(g.black_player) != set.depth || u32::from(g.tournament) > set.random_max
+    }) {
+        return Err(format!(
+            "a game played at depth {} with {} random moves does not belong to this set",
+            g.black_player, g.tournament
+        ));
+    }
+    Ok(games)
+}
+
+/// The header of a chunk file of `games` games.
+fn header(set: &SetSettings, games: u32) -> [u8; HEADER_BYTES] {
+    WthorHeader {
+        created: (0, 0, 0),
+        games,
+        records: 0,
+        games_year: 0,
+        board_size: 8,
+        game_type: 0,
+        depth: set.solve_empties as u8,
+    }
+    .to_bytes()
+}
+
+/// Adds the set's line to the directory's manifest unless it is there.
+fn note_set(dir: &Path, set: &SetSettings) -> Result<(), SelfPlayError> {
+    let path = dir.join(MANIFEST);
+    let io = |e| SelfPlayError::Io(path.clone(), e);
+    let line = format!("{} {set}", set.id());
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(io(e)),
+    };
+    if text.lines().any(|l| l == line) {
+        return Ok(());
+    }
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(io)?;
+    writeln!(file, "{line}").map_err(io)
+}
+
+/// The playing weights as the variant's evaluation.
+enum Evals {
+    Othello(TrainedEval<false>),
+    Reversed(TrainedEval<true>),
+}
+
+/// A chunk file opened and locked for writing, positioned after its last
+/// complete game.
+struct OpenChunk {
+    file: File,
+    games: u32,
+    dropped: u64,
+}
+
+/// Opens chunk `chunk` for writing; `None` when another run holds it.
+fn open_chunk(path: &Path, set: &SetSettings) -> Result<Option<OpenChunk>, SelfPlayError> {
+    let io = |e| SelfPlayError::Io(path.to_path_buf(), e);
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(io)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => return Ok(None),
+        Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(io)?;
+    // A header cut off while first written: the chunk starts again.
+    bytes.truncate(if bytes.len() < HEADER_BYTES {
+        0
+    } else {
+        bytes.len()
+    });
+    let games =
+        complete_games(&bytes, set).map_err(|m| SelfPlayError::Foreign(path.to_path_buf(), m))?;
+    let end = HEADER_BYTES + games as usize * GAME_BYTES;
+    let dropped = bytes.len().saturating_sub(end) as u64;
+    file.set_len(end as u64).map_err(io)?;
+    file.seek(SeekFrom::Start(0)).map_err(io)?;
+    file.write_all(&header(set, games)).map_err(io)?;
+    file.seek(SeekFrom::End(0)).map_err(io)?;
+    Ok(Some(OpenChunk {
+        file,
+        games,
+        dropped,
+    }))
+}
+
+/// The games already in chunk `chunk` (0 for a missing or unreadable file:
+/// [`open_chunk`] reports those).
+fn games_in(path: &Path) -> u32 {
+    let mut head = [0u8; HEADER_BYTES];
+    let Ok(mut file) = File::open(path) else {
+        return 0;
+    };
+    let Ok(len) = file.metadata().map(|m| m.len()) else {
+        return 0;
+    };
+    if file.read_exact(&mut head).is_err() {
+        return 0;
+    }
+    let announced = u32::from_le_bytes([head[4], head[5], head[6], head[7]]);
+    let present = (len.saturating_sub(HEADER_BYTES as u64) / GAME_BYTES as u64) as u32;
+    announced.min(present)
+}
+
+/// Makes or continues this run's chunks of the set in `dir` until each holds
+/// its share of the set's first `config.games` games.
+///
+/// # Errors
+/// Impossible settings, a chunk file this set did not make, or I/O.
+pub fn run(
+    config: &SelfPlayConfig,
+    dir: &Path,
+    progress: &mut dyn FnMut(SelfPlayProgress),
+) -> Result<SelfPlayReport, SelfPlayError> {
+    let set = SetSettings::new(config);
+    set.check()?;
+    if config.shards == 0 || config.shard >= config.shards {
+        return Err(SelfPlayError::Config(
+            "--shard i/n needs 0 <= i < n".to_string(),
+        ));
+    }
+    if config.weights.variant != config.variant {
+        return Err(SelfPlayError::Config(
+            "the playing weights are for the other variant".to_string(),
+        ));
+    }
+    let started = Instant::now();
+    std::fs::create_dir_all(dir).map_err(|e| SelfPlayError::Io(dir.to_path_buf(), e))?;
+    note_set(dir, &set)?;
+    let chunks = config.games.div_ceil(u64::from(config.chunk_games));
+    let chunks: Vec<u32> = (u64::from(config.first_chunk)..chunks)
+        .map(|c| c as u32)
+        .filter(|c| c % config.shards == config.shard)
+        .collect();
+    let mut report = SelfPlayReport {
+        set: set.id(),
+        ..SelfPlayReport::default()
+    };
+    let target: u64 = chunks
+        .iter()
+        .map(|&c| {
+            let have = games_in(&set.chunk_path(dir, c));
+            report.kept_games += u64::from(have);
+            u64::from(chunk_target(config, c).saturating_sub(have))
+        })
+        .sum();
+    let mut tables = Vec::new();
+    for _ in 0..config.threads.max(1) {
+        let tt = TranspositionTable::try_new(TABLE_MB)
+            .map_err(|e| SelfPlayError::Config(format!("the search tables: {e}")))?;
+        tables.push(tt);
+    }
+    let evals = if config.variant == Variant::Reversed {
+        Evals::Reversed(TrainedEval::new(Arc::clone(&config.weights)))
+    } else {
+        Evals::Othello(TrainedEval::new(Arc::clone(&config.weights)))
+    };
+    let batch = config.threads.max(1) as u32 * 2;
+    for &chunk in &chunks {
+        let goal = chunk_target(config, chunk);
+        let path = set.chunk_path(dir, chunk);
+        if games_in(&path) >= goal {
+            // Done before: only checked to belong to the set.
+            let bytes = std::fs::read(&path).map_err(|e| SelfPlayError::Io(path.clone(), e))?;
+            complete_games(&bytes, &set).map_err(|m| SelfPlayError::Foreign(path.clone(), m))?;
+            continue;
+        }
+        let Some(mut open) = open_chunk(&path, &set)? else {
+            report.busy_chunks.push(chunk);
+            continue;
+        };
+        report.dropped_bytes += open.dropped;
+        let io = |e| SelfPlayError::Io(path.clone(), e);
+        while open.games < goal {
+            let first = u64::from(chunk) * u64::from(config.chunk_games) + u64::from(open.games);
+            let count = batch.min(goal - open.games);
+            let numbers: Vec<u64> = (first..first + u64::from(count)).collect();
+            let games = parallel(&numbers, &mut tables, &|&g, tt| match &evals {
+                Evals::Othello(eval) => play::<false>(&set, eval, g, tt),
+                Evals::Reversed(eval) => play::<true>(&set, eval, g, tt),
+            });
+            let mut bytes = Vec::with_capacity(games.len() * GAME_BYTES);
+            for game in &games {
+                let record = game.record(set.depth).to_bytes().expect("at most 60 moves");
+                bytes.extend_from_slice(&record);
+                report.moves += game.squares.len() as u64;
+                report.random_moves += u64::from(game.random);
+                report.search_time += game.search_time;
+                report.solve_time += game.solve_time;
+            }
+            // Records first, then the count: a stop between the two leaves
+            // records that the next run drops and plays again.
+            open.file.write_all(&bytes).map_err(io)?;
+            open.games += count;
+            open.file.seek(SeekFrom::Start(0)).map_err(io)?;
+            open.file.write_all(&header(&set, open.games)).map_err(io)?;
+            open.file.seek(SeekFrom::End(0)).map_err(io)?;
+            report.games += u64::from(count);
+            progress(SelfPlayProgress {
+                games: report.games,
+                target,
+                chunk,
+            });
+        }
+        open.file.sync_all().map_err(io)?;
+    }
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// A database game ready for fitting: its replayed positions and labels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatabaseGame {
+    /// The record.
+    pub game: WthorGame,
+    /// Placements made at random, whose positions a fit leaves out.
+    pub random: u32,
+}
+
+/// Reads every game of the `.wtb` files in `dir` (any number of sets).
+///
+/// # Errors
+/// A file that cannot be read or is not WTHOR.
+pub fn read(dir: &Path) -> Result<Vec<DatabaseGame>, wthor::WthorError> {
+    let mut games = Vec::new();
+    for path in wthor::files_in(dir)? {
+        let file = wthor::read(&path)?;
+        games.extend(file.games.into_iter().map(|game| DatabaseGame {
+            random: u32::from(game.tournament),
+            game,
+        }));
+    }
+    Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("orca-selfplay-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn config(variant: Variant, games: u64) -> SelfPlayConfig {
+        SelfPlayConfig {
+            variant,
+            seed: 11,
+            depth: 2,
+            solve_empties: 8,
+            random_min: 4,
+            random_max: 20,
+            chunk_games: 3,
+            weights: Weights::builtin(variant).unwrap(),
+            games,
+            first_chunk: 0,
+            shard: 0,
+            shards: 1,
+            threads: 1,
+        }
+    }
+
+    /// Minimax by brute force (few empty squares), for the side to move.
+    fn minimax<const R: bool>(state: Othello<R>) -> i32 {
+        if state.is_over() {
+            return state.final_score();
+        }
+        state
+            .legal_moves()
+            .into_iter()
+            .map(|m| -minimax(state.play_unchecked(m)))
+            .max()
+            .expect("a running game has a move")
+    }
+
+    /// Replays a record under rules `R`: the positions before each move.
+    fn positions<const R: bool>(game: &WthorGame) -> Vec<(Othello<R>, Color)> {
+        let replay = game.replay().unwrap();
+        let mut colour = Color::Black;
+        replay
+            .positions
+            .iter()
+            .map(|p| {
+                let here = (Othello::<R>(p.state().0), colour);
+                colour = colour.opposite();
+                here
+            })
+            .collect()
+    }
+
+    fn check_games<const R: bool>(games: &[DatabaseGame], set: &SetSettings) {
+        for g in games {
+            assert!((set.random_min..=set.random_max).contains(&g.random));
+            let positions = positions::<R>(&g.game);
+            let (last, colour) = *positions.last().unwrap();
+            assert!(last.is_over());
+            let own = last.final_score();
+            let black = if colour == Color::Black { own } else { -own };
+            assert_eq!(g.game.score(), black, "the record's score is the game's");
+            assert_eq!(g.game.theoretical_score(), black);
+            // Perfect play from the solve point: the first position there is
+            // worth the final score.
+            let (first, colour) = *positions
+                .iter()
+                .find(|(p, _)| p.empties() <= set.solve_empties.min(60 - g.random))
+                .unwrap();
+            let exact = minimax(first);
+            let exact = if colour == Color::Black {
+                exact
+            } else {
+                -exact
+            };
+            assert_eq!(exact, black);
+        }
+    }
+
+    #[test]
+    fn games_are_legal_exact_at_the_end_and_the_same_on_any_threads_or_shards() {
+        for variant in [Variant::Othello, Variant::Reversed] {
+            let one = temp(&format!("one-{variant}"));
+            let config = config(variant, 7);
+            let set = SetSettings::new(&config);
+            let report = run(&config, &one, &mut |_| {}).unwrap();
+            assert_eq!((report.games, report.kept_games), (7, 0));
+            // Chunks of 3: two whole and one of a game.
+            let sizes: Vec<u64> = (0..3)
+                .map(|c| std::fs::metadata(set.chunk_path(&one, c)).unwrap().len())
+                .collect();
+            let whole = (HEADER_BYTES + 3 * GAME_BYTES) as u64;
+            assert_eq!(sizes, [whole, whole, (HEADER_BYTES + GAME_BYTES) as u64]);
+            let games = read(&one).unwrap();
+            assert_eq!(games.len(), 7);
+            if variant == Variant::Reversed {
+                check_games::<true>(&games, &set);
+            } else {
+                check_games::<false>(&games, &set);
+            }
+            // Two threads, and two shards, make the same files.
+            let two = temp(&format!("two-{variant}"));
+            let threads = SelfPlayConfig {
+                threads: 2,
+                ..config.clone()
+            };
+            run(&threads, &two, &mut |_| {}).unwrap();
+            let sharded = temp(&format!("shards-{variant}"));
+            for shard in 0..2 {
+                let part = SelfPlayConfig {
+                    shard,
+                    shards: 2,
+                    ..config.clone()
+                };
+                run(&part, &sharded, &mut |_| {}).unwrap();
+            }
+            for c in 0..3 {
+                let bytes = std::fs::read(set.chunk_path(&one, c)).unwrap();
+                assert_eq!(std::fs::read(set.chunk_path(&two, c)).unwrap(), bytes);
+                assert_eq!(std::fs::read(set.chunk_path(&sharded, c)).unwrap(), bytes);
+            }
+            let manifest = std::fs::read_to_string(one.join(MANIFEST)).unwrap();
+            assert_eq!(manifest, format!("{} {set}\n", set.id()));
+            for dir in [one, two, sharded] {
+                std::fs::remove_dir_all(dir).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_stopped_run_continues_and_a_larger_one_grows_the_set() {
+        let whole = temp("whole");
+        let config = config(Variant::Othello, 5);
+        let set = SetSettings::new(&config);
+        run(&config, &whole, &mut |_| {}).unwrap();
+        // Fewer games first, then a write cut off in the middle of a record
+        // and before the count: the next run drops it and plays it again.
+        let cut = temp("cut");
+        run(
+            &SelfPlayConfig {
+                games: 4,
+                ..config.clone()
+            },
+            &cut,
+            &mut |_| {},
+        )
+        .unwrap();
+        let last = set.chunk_path(&cut, 1);
+        let mut file = OpenOptions::new().append(true).open(&last).unwrap();
+        file.write_all(&[56, 64, 33]).unwrap();
+        drop(file);
+        let report = run(&config, &cut, &mut |_| {}).unwrap();
+        assert_eq!(
+            (report.kept_games, report.games, report.dropped_bytes),
+            (4, 1, 3)
+        );
+        for c in 0..2 {
+            assert_eq!(
+                std::fs::read(set.chunk_path(&cut, c)).unwrap(),
+                std::fs::read(set.chunk_path(&whole, c)).unwrap()
+            );
+        }
+        // Nothing left to do: nothing changes.
+        let again = run(&config, &cut, &mut |_| {}).unwrap();
+        assert_eq!((again.games, again.kept_games), (0, 5));
+        // Other weights make another set beside it, with other games.
+        let mut other = (*config.weights).clone();
+        other.stages[0][0] += 1;
+        let other = SelfPlayConfig {
+            weights: Arc::new(other),
+            ..config.clone()
+        };
+        let other_set = SetSettings::new(&other);
+        assert_ne!(other_set.id(), set.id());
+        run(&other, &cut, &mut |_| {}).unwrap();
+        assert_eq!(read(&cut).unwrap().len(), 10);
+        assert_eq!(
+            std::fs::read_to_string(cut.join(MANIFEST))
+                .unwrap()
+                .lines()
+                .count(),
+            2
+        );
+        // A chunk of another set's settings under this set's name is refused.
+        let deeper = SelfPlayConfig {
+            depth: 3,
+            ..config.clone()
+        };
+        std::fs::copy(
+            set.chunk_path(&cut, 0),
+            SetSettings::new(&deeper).chunk_path(&cut, 0),
+        )
+        .unwrap();
+        let err = run(&deeper, &cut, &mut |_| {}).unwrap_err();
+        assert!(
+            err.to_string().contains("does not belong to this set"),
+            "{err}"
+        );
+        for dir in [whole, cut] {
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_chunk_another_run_writes_is_left_to_it() {
+        let dir = temp("busy");
+        let config = config(Variant::Othello, 6);
+        let set = SetSettings::new(&config);
+        std::fs::create_dir_all(&dir).unwrap();
+        let held = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(set.chunk_path(&dir, 0))
+            .unwrap();
+        held.lock().unwrap();
+        let report = run(&config, &dir, &mut |_| {}).unwrap();
+        assert_eq!(report.busy_chunks, [0]);
+        assert_eq!(report.games, 3);
+        drop(held);
+        let report = run(&config, &dir, &mut |_| {}).unwrap();
+        assert_eq!((report.games, report.busy_chunks.len()), (3, 0));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn impossible_settings_are_refused() {
+        let dir = temp("bad");
+        for (bad, message) in [
+            (
+                SelfPlayConfig {
+                    depth: 0,
+                    ..config(Variant::Othello, 1)
+                },
+                "depth",
+            ),
+            (
+                SelfPlayConfig {
+                    solve_empties: 0,
+                    ..config(Variant::Othello, 1)
+                },
+                "empty squares",
+            ),
+            (
+                SelfPlayConfig {
+                    random_min: 30,
+                    random_max: 20,
+                    ..config(Variant::Othello, 1)
+                },
+                "random",
+            ),
+            (
+                SelfPlayConfig {
+                    shard: 2,
+                    shards: 2,
+                    ..config(Variant::Othello, 1)
+                },
+                "shard",
+            ),
+            (
+                SelfPlayConfig {
+                    variant: Variant::Reversed,
+                    ..config(Variant::Othello, 1)
+                },
+                "other variant",
+            ),
+        ] {
+            let err = run(&bad, &dir, &mut |_| {}).unwrap_err();
+            assert!(err.to_string().contains(message), "{err}");
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
