@@ -316,3 +316,71 @@ fn damaged_shards_are_refused_in_one_line() {
     assert_eq!(code, 1);
     assert!(err.contains("/nonexistent/x.shard"), "{err}");
 }
+
+#[test]
+fn a_self_play_database_is_measured_and_fitted() {
+    let dir = temp("database");
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = dir.to_str().unwrap();
+    let (code, out, err) = orca(&[
+        "selfplay",
+        "--variant",
+        "reversed",
+        "--games",
+        "6",
+        "--depth",
+        "2",
+        "--solve-empties",
+        "8",
+        "--chunk-games",
+        "4",
+        "--out",
+        db,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("0 games before, 6 made"), "{out}");
+    // Every game held out: the positions after the random moves, the late
+    // ones exact.
+    let (code, out, err) = orca(&["train", "measure", "--database", db, "--test-every", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("reversed: "), "{out}");
+    assert!(out.contains("of 6 games"), "{out}");
+    assert!(out.contains("outcome MAE"), "{out}");
+    assert!(measured(&out) > 6 * 10, "{out}");
+    let weights = temp("database.bin");
+    let (code, out, err) = orca(&[
+        "train",
+        "fit",
+        "--database",
+        db,
+        "--test-every",
+        "2",
+        "--epochs",
+        "3",
+        "--origin",
+        "builtin",
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("new MAE | baseline MAE"), "{out}");
+    assert_eq!(Weights::load(&weights).unwrap().variant, Variant::Reversed);
+    // Standard Othello's WTHOR games do not mix with reversed games.
+    let (code, _, err) = orca(&[
+        "train",
+        "fit",
+        "--database",
+        db,
+        "--wthor",
+        "data/wthor",
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // A directory that is no database is refused in one line.
+    let (code, _, err) = orca(&["train", "measure", "--database", "data/obf"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("sets.txt"), "{err}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -337,6 +337,7 @@ fn fit(args: &RoundArgs, candidate: &Path) -> Result<(), i32> {
     let part = candidate.with_extension("part");
     let fit_args = FitArgs {
         shards: (0..args.shards).map(|i| args.shard_path(i)).collect(),
+        database: Vec::new(),
         out: part.clone(),
         // The WTHOR games are in the shards, labelled by search: their
         // results as labels made the fit worse (docs/training.md).

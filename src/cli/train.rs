@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 use orca::eval::DISC;
 use orca::eval::trained::{STAGES, Weights, stage};
 use orca::game::{Board, Variant};
+use orca::train::database::{self, DatabaseGame};
 use orca::train::generate::{self, GenConfig};
 use orca::train::shard::Block;
 use orca::train::{self, Progress, TrainConfig, TrainReport};
@@ -174,8 +175,12 @@ pub struct GenArgs {
 #[derive(Args, Debug)]
 pub struct FitArgs {
     /// Shard files (any number, in any order; concatenated ones too).
-    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    #[arg(long, value_name = "FILE", num_args = 1.., required_unless_present = "database")]
     pub shards: Vec<PathBuf>,
+    /// Self-play game databases (`orca selfplay` directories): every position
+    /// after a game's random moves, labelled with its final score.
+    #[arg(long, value_name = "DIR", num_args = 1..)]
+    pub database: Vec<PathBuf>,
     /// Where to write the weights.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
@@ -251,8 +256,15 @@ impl WeightsSource {
 #[derive(Args, Debug)]
 pub struct MeasureArgs {
     /// Shard files.
-    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    #[arg(long, value_name = "FILE", num_args = 1.., required_unless_present = "database")]
     shards: Vec<PathBuf>,
+    /// Self-play game databases: their held-out games' positions instead.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with = "shards")]
+    database: Vec<PathBuf>,
+    /// With --database: the games `orca train fit --test-every N` holds out
+    /// (1: every game).
+    #[arg(long, default_value_t = 20)]
+    test_every: u64,
     /// Measure the weights of this file [default: the built-in ones].
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
@@ -505,6 +517,38 @@ fn run_gen(args: &GenArgs) -> i32 {
     }
 }
 
+/// The shards' blocks and the databases' games, all of one variant.
+fn read_data(
+    shards: &[PathBuf],
+    databases: &[PathBuf],
+) -> Result<(Vec<Block>, Vec<DatabaseGame>, Variant), String> {
+    let (blocks, mut variant) = if shards.is_empty() {
+        (Vec::new(), None)
+    } else {
+        let (blocks, variant) = read_shards(shards)?;
+        (blocks, Some(variant))
+    };
+    let mut games = Vec::new();
+    for dir in databases {
+        let of = database::variant_of(dir).map_err(|e| e.to_string())?;
+        if variant.is_some_and(|v| v != of) {
+            return Err(format!(
+                "{} holds {of} games, the other data {}",
+                dir.display(),
+                variant.expect("some")
+            ));
+        }
+        variant = Some(of);
+        let more = database::read(dir).map_err(|e| e.to_string())?;
+        games
+            .try_reserve(more.len())
+            .map_err(|_| "not enough memory for the databases".to_string())?;
+        games.extend(more);
+    }
+    let variant = variant.ok_or("give --shards or --database")?;
+    Ok((blocks, games, variant))
+}
+
 /// Reads every block of the shard files, all of one variant.
 fn read_shards(paths: &[PathBuf]) -> Result<(Vec<Block>, Variant), String> {
     let mut blocks = Vec::new();
@@ -576,7 +620,7 @@ pub fn fit_shards(args: &FitArgs, context: &str) -> Result<(String, String), i32
         eprintln!("{context}: {e}");
         1
     };
-    let (blocks, variant) = read_shards(&args.shards).map_err(fail)?;
+    let (blocks, games, variant) = read_data(&args.shards, &args.database).map_err(fail)?;
     let baseline = weights_for(args.baseline.as_deref(), variant).map_err(fail)?;
     let origin = match &args.origin {
         Some(source) => Some(source.load(variant).map_err(fail)?),
@@ -594,19 +638,23 @@ pub fn fit_shards(args: &FitArgs, context: &str) -> Result<(String, String), i32
         eprintln!("{context}: --ridge must be a positive number");
         return Err(2);
     }
-    let samples = train::shard_samples(&blocks, args.test_every, args.shard_weight);
+    let mut samples = train::shard_samples(&blocks, args.test_every, args.shard_weight);
+    samples.extend(database::samples(&games, args.test_every, 1.0));
     let mut config = TrainConfig::full(variant, PathBuf::new());
     config.wthor = args.wthor.clone();
     config.wthor_games = args.games;
     config.exact_every = args.exact_every;
     config.origin = origin;
-    // The shards label the late positions exactly: a WTHOR game's result is
-    // no label there (docs/training.md).
+    // The shards and the database label the late positions exactly: a WTHOR
+    // game's result is no label there (docs/training.md).
     let horizon = blocks
         .iter()
         .map(|b| u32::from(b.settings.exact_empties))
+        .chain(games.iter().map(|g| g.solve_empties))
         .min()
         .unwrap_or(0);
+    let database_games = games.len();
+    drop(games);
     config.line.exact_empties = horizon;
     config.deep_every = 0;
     config.selfplay_games = 0;
@@ -615,7 +663,7 @@ pub fn fit_shards(args: &FitArgs, context: &str) -> Result<(String, String), i32
     config.fit.ridge = args.ridge;
     config.threads = args.threads;
     eprintln!(
-        "{context}: {} shard positions ({} held out), {}",
+        "{context}: {} shard and database positions ({database_games} database games, {} held out), {}",
         samples.len(),
         samples.iter().filter(|s| s.test).count(),
         match &config.wthor {
@@ -632,7 +680,7 @@ pub fn fit_shards(args: &FitArgs, context: &str) -> Result<(String, String), i32
     let fitted = errors(&weights, boards.iter().map(|(b, t)| (b, *t)));
     let base = errors(&baseline, boards.iter().map(|(b, t)| (b, *t)));
     let mut table = String::from(
-        "held-out shard positions: error of the new weights and of the baseline\n\
+        "held-out shard and database positions: error of the new weights and of the baseline\n\
          stage | empties | positions | new MAE | baseline MAE\n",
     );
     for st in 0..STAGES {
@@ -657,7 +705,7 @@ pub fn fit_shards(args: &FitArgs, context: &str) -> Result<(String, String), i32
 
 /// `orca train measure`.
 fn run_measure(args: &MeasureArgs) -> i32 {
-    let (blocks, variant) = match read_shards(&args.shards) {
+    let (blocks, games, variant) = match read_data(&args.shards, &args.database) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("orca train measure: {e}");
@@ -671,11 +719,27 @@ fn run_measure(args: &MeasureArgs) -> i32 {
             return 1;
         }
     };
-    let records: Vec<(Board, f64, bool)> = blocks
+    let mut records: Vec<(Board, f64, bool)> = blocks
         .iter()
         .flat_map(|b| &b.records)
         .map(|r| (r.board(), f64::from(r.score) / f64::from(DISC), r.exact))
         .collect();
+    let held_out: Vec<&DatabaseGame> = games
+        .iter()
+        .filter(|g| g.held_out(args.test_every))
+        .collect();
+    for game in &held_out {
+        records.extend(
+            game.labelled()
+                .into_iter()
+                .map(|(b, target, exact)| (b, f64::from(target), exact)),
+        );
+    }
+    let (games_count, other) = if blocks.is_empty() {
+        (held_out.len(), "outcome")
+    } else {
+        (blocks.len(), "searched")
+    };
     let of = |exact: bool| {
         errors(
             &weights,
@@ -689,13 +753,13 @@ fn run_measure(args: &MeasureArgs) -> i32 {
     println!(
         "{variant}: {} positions of {} games; error of the {} weights, in discs",
         records.len(),
-        blocks.len(),
+        games_count,
         match &args.weights {
             Some(p) => p.display().to_string(),
             None => "built-in".to_string(),
         }
     );
-    println!("stage | empties | exact pos | exact MAE | searched pos | searched MAE");
+    println!("stage | empties | exact pos | exact MAE | {other:>8} pos | {other:>8} MAE");
     for st in 0..STAGES {
         println!(
             "{:>5} | {:>3}-{:<3} | {:>9} | {:>9} | {:>12} | {:>12}",

@@ -32,9 +32,10 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::fit::Sample;
 use super::generate::{mix, parallel};
 use crate::eval::trained::{TrainedEval, Weights};
-use crate::game::{Color, Game, Move, Othello, Square, Variant};
+use crate::game::{Board, Color, Game, Move, Othello, Square, Variant};
 use crate::rng::Rng;
 use crate::search::endgame::Solver;
 use crate::search::midgame::Selectivity;
@@ -572,13 +573,79 @@ pub fn run(
     Ok(report)
 }
 
-/// A database game ready for fitting: its replayed positions and labels.
+/// A game of the database, as the fit reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DatabaseGame {
     /// The record.
     pub game: WthorGame,
     /// Placements made at random, whose positions a fit leaves out.
     pub random: u32,
+    /// Play was perfect from this many empty squares (the file's depth).
+    pub solve_empties: u32,
+}
+
+impl DatabaseGame {
+    /// Whether the game is held out when one in `every` is (0: none): decided
+    /// by its moves, so a game is on the same side in every fit.
+    pub fn held_out(&self, every: u64) -> bool {
+        let hash = self
+            .game
+            .squares
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, s| {
+                (h ^ u64::from(s.index())).wrapping_mul(0x0100_0000_01b3)
+            });
+        every > 0 && mix(0, hash, 5).is_multiple_of(every)
+    }
+
+    /// The positions to fit, side to move first, with their labels in discs
+    /// and whether each is exact: every position after the random moves
+    /// until the end, worth the game's final score (exact from the solve
+    /// point on). A record that breaks the rules gives none.
+    pub fn labelled(&self) -> Vec<(Board, i32, bool)> {
+        let Ok(replay) = self.game.replay() else {
+            return Vec::new();
+        };
+        let black = self.game.theoretical_score();
+        let last_random = 60u32.saturating_sub(self.random);
+        replay
+            .positions
+            .iter()
+            .filter(|p| !p.is_over() && p.state().0.empties() <= last_random)
+            .map(|p| {
+                let board = p.state().0;
+                let own = if p.to_move() == Color::Black {
+                    black
+                } else {
+                    -black
+                };
+                (board, own, board.empties() <= self.solve_empties)
+            })
+            .collect()
+    }
+}
+
+/// The variant of the games in database `dir`, from its manifest.
+///
+/// # Errors
+/// No manifest, or one naming no variant or two.
+pub fn variant_of(dir: &Path) -> Result<Variant, SelfPlayError> {
+    let path = dir.join(MANIFEST);
+    let text = std::fs::read_to_string(&path).map_err(|e| SelfPlayError::Io(path.clone(), e))?;
+    let mut variants = text.lines().filter_map(|line| {
+        line.split_whitespace()
+            .find_map(|word| word.strip_prefix("variant="))
+            .map(str::parse::<Variant>)
+    });
+    let foreign = |m: &str| SelfPlayError::Foreign(path.clone(), m.to_string());
+    let first = variants
+        .next()
+        .ok_or_else(|| foreign("names no variant"))?
+        .map_err(|_| foreign("names an unknown variant"))?;
+    if variants.any(|v| v != Ok(first)) {
+        return Err(foreign("mixes variants"));
+    }
+    Ok(first)
 }
 
 /// Reads every game of the `.wtb` files in `dir` (any number of sets).
@@ -589,12 +656,31 @@ pub fn read(dir: &Path) -> Result<Vec<DatabaseGame>, wthor::WthorError> {
     let mut games = Vec::new();
     for path in wthor::files_in(dir)? {
         let file = wthor::read(&path)?;
+        let solve_empties = u32::from(file.header.theoretical_depth());
         games.extend(file.games.into_iter().map(|game| DatabaseGame {
             random: u32::from(game.tournament),
+            solve_empties,
             game,
         }));
     }
     Ok(games)
+}
+
+/// The fit's samples of database games, of `weight`, one game in
+/// `test_every` held out.
+pub fn samples(games: &[DatabaseGame], test_every: u64, weight: f32) -> Vec<Sample> {
+    let mut samples = Vec::new();
+    for game in games {
+        let test = game.held_out(test_every);
+        samples.extend(game.labelled().into_iter().map(|(b, target, _)| Sample {
+            player: b.player,
+            opponent: b.opponent,
+            target: target as f32,
+            test,
+            weight,
+        }));
+    }
+    samples
 }
 
 #[cfg(test)]
@@ -663,6 +749,26 @@ mod tests {
             let black = if colour == Color::Black { own } else { -own };
             assert_eq!(g.game.score(), black, "the record's score is the game's");
             assert_eq!(g.game.theoretical_score(), black);
+            // The fit's positions: those after the random moves, each worth
+            // the final score from its side to move, exact from the solve point.
+            let labelled = g.labelled();
+            let kept: Vec<_> = positions
+                .iter()
+                .filter(|(p, _)| !p.is_over() && p.empties() <= 60 - g.random)
+                .collect();
+            assert_eq!(labelled.len(), kept.len());
+            for ((board, target, exact), (p, colour)) in labelled.iter().zip(kept) {
+                assert_eq!(*board, p.0);
+                assert_eq!(
+                    *target,
+                    if *colour == Color::Black {
+                        black
+                    } else {
+                        -black
+                    }
+                );
+                assert_eq!(*exact, p.empties() <= set.solve_empties);
+            }
             // Perfect play from the solve point: the first position there is
             // worth the final score.
             let (first, colour) = *positions
@@ -695,6 +801,12 @@ mod tests {
             assert_eq!(sizes, [whole, whole, (HEADER_BYTES + GAME_BYTES) as u64]);
             let games = read(&one).unwrap();
             assert_eq!(games.len(), 7);
+            assert!(games.iter().all(|g| g.solve_empties == set.solve_empties));
+            let all = samples(&games, 0, 1.0);
+            assert!(all.iter().all(|s| !s.test && s.weight == 1.0));
+            let held = samples(&games, 2, 1.0);
+            assert_eq!(held.len(), all.len());
+            assert!(held.iter().any(|s| s.test) && held.iter().any(|s| !s.test));
             if variant == Variant::Reversed {
                 check_games::<true>(&games, &set);
             } else {
@@ -723,6 +835,7 @@ mod tests {
             }
             let manifest = std::fs::read_to_string(one.join(MANIFEST)).unwrap();
             assert_eq!(manifest, format!("{} {set}\n", set.id()));
+            assert_eq!(variant_of(&one).unwrap(), variant);
             for dir in [one, two, sharded] {
                 std::fs::remove_dir_all(dir).unwrap();
             }
