@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::eval::{Evaluator, Evaluators};
 use crate::game::{AnyPosition, Game, Position, Variant};
+use crate::score::Score;
 use crate::search::{Limits, Searchable, TranspositionTable, think};
 
 /// Othello positions from one seeded random game per row, 52 down to 16 empties.
@@ -39,8 +40,8 @@ pub struct BenchLine {
     pub nodes: u64,
     /// Best move found.
     pub best: String,
-    /// Score in centi-discs.
-    pub score: i32,
+    /// Score for the side to move.
+    pub score: Score,
     /// Time taken.
     pub elapsed: Duration,
 }
@@ -66,7 +67,7 @@ fn search_one<G: Searchable, E: Evaluator<G>>(
     eval: &E,
     depth: u32,
     tt: &mut TranspositionTable,
-) -> (u64, String, i32) {
+) -> (u64, String, Score) {
     tt.clear();
     let stop = AtomicBool::new(false);
     let result = think(
@@ -83,7 +84,7 @@ fn search_one<G: Searchable, E: Evaluator<G>>(
         .best_move
         .map(|m| m.to_string())
         .unwrap_or_else(|| "none".into());
-    let score = result.last.map(|it| it.score).unwrap_or(0);
+    let score = result.last.map_or(Score::ZERO, |it| it.score);
     (result.nodes, best, score)
 }
 
@@ -180,7 +181,7 @@ pub struct AccuracyLine {
 struct Found {
     depth: u32,
     chosen: crate::game::Move,
-    score: i32,
+    score: Score,
     nodes: u64,
     elapsed: Duration,
 }
@@ -261,9 +262,7 @@ pub fn accuracy_by_depth<E: Evaluator<crate::game::StandardOthello>>(
             AccuracyLine {
                 depth: f.depth,
                 best_found: chosen_score == known.best,
-                score_error: (f64::from(f.score) / f64::from(crate::eval::DISC)
-                    - f64::from(known.best))
-                .abs(),
+                score_error: (f.score.discs() - f64::from(known.best)).abs(),
                 loss: known.best - chosen_score,
                 nodes: f.nodes,
                 elapsed: f.elapsed,

@@ -20,6 +20,7 @@ use crate::eval::{DISC, Evaluator, Evaluators};
 use crate::game::{AnyMove, AnyPosition, Color, Position};
 use crate::perft::{PassRule, perft_until};
 use crate::rng::Rng;
+use crate::score::Score;
 use crate::search::time::{self, Clock};
 use crate::search::tt::TableError;
 use crate::search::{Iteration, Limits, Searchable, Selectivity, TranspositionTable, think};
@@ -84,11 +85,11 @@ impl Level {
         u32::from(self.0)
     }
 
-    /// How far below the best move (in centi-discs) a move may be and still
-    /// be played: half a disc a level below full strength (9.5 discs at
-    /// level 1, 0.5 at level 19).
-    pub fn margin(self) -> i32 {
-        i32::from(MAX_LEVEL - self.0) * DISC / 2
+    /// How far below the best move a move may be and still be played: half
+    /// a disc a level below full strength (9.5 discs at level 1, 0.5 at
+    /// level 19).
+    pub fn margin(self) -> Score {
+        Score::from_centi(i32::from(MAX_LEVEL - self.0) * DISC / 2)
     }
 }
 
@@ -732,7 +733,7 @@ impl Worker {
             info: Some(Iteration {
                 depth: u32::from(choice.depth),
                 seldepth: u32::from(choice.depth),
-                score: choice.value * DISC,
+                score: Score::from_discs(choice.value),
                 exact: false,
                 selectivity: crate::search::Selectivity::DEFAULT.percent(),
                 nodes: 0,
@@ -926,7 +927,6 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::DISC;
     use crate::game::Variant;
     use std::sync::Mutex;
 
@@ -1140,7 +1140,7 @@ mod tests {
         engine.go(request(wipeout, GoLimits::default())).unwrap();
         engine.wait();
         let done = dones(&reports);
-        let answers: Vec<(BestMove, i32, bool)> = done
+        let answers: Vec<(BestMove, Score, bool)> = done
             .iter()
             .map(|d| {
                 let info = d.info.as_ref().expect("a searched value");
@@ -1150,13 +1150,13 @@ mod tests {
         assert_eq!(
             answers,
             [
-                (BestMove::Pass, 58 * DISC, true),
+                (BestMove::Pass, Score::from_discs(58), true),
                 (
                     BestMove::Move(AnyMove::parse(Variant::Othello, "h8").unwrap()),
-                    -58 * DISC,
+                    Score::from_discs(-58),
                     true
                 ),
-                (BestMove::Pass, -64 * DISC, true),
+                (BestMove::Pass, Score::from_discs(-64), true),
             ]
         );
         assert!(done[2].info.as_ref().unwrap().depth <= FORCED_DEPTH);

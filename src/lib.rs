@@ -21,6 +21,7 @@ pub mod play;
 pub mod protocol;
 pub mod referee;
 pub mod rng;
+pub mod score;
 pub mod search;
 pub mod solve;
 pub mod train;

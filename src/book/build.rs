@@ -24,11 +24,12 @@ use super::{Book, Entry, NO_MOVE, canonical};
 use crate::eval::{DISC, Evaluator, Evaluators};
 use crate::game::{Board, Game, Move, Othello, Square, Variant};
 use crate::rng::Rng;
+use crate::score::Score;
 use crate::search::TranspositionTable;
 use crate::search::midgame::{Midgame, Scratch, Selectivity};
 
 /// A score beyond every real one, in [`DISC`] units.
-const INF: i32 = 65 * DISC;
+const INF: i32 = Score::INF.centi();
 
 /// Size of the table of one valuation, in megabytes.
 const TABLE_MB: usize = 16;
@@ -250,7 +251,7 @@ pub struct Builder<'a, const R: bool, E: Evaluator<Othello<R>>> {
 
 /// Rounds a score in [`DISC`] units to whole discs.
 fn discs(score: i32) -> i8 {
-    crate::protocol::ugi::discs(score).clamp(-64, 64) as i8
+    Score::from_centi(score).rounded_discs().clamp(-64, 64) as i8
 }
 
 impl<'a, const R: bool, E: Evaluator<Othello<R>>> Builder<'a, R, E> {

@@ -20,6 +20,7 @@ use orca::eval::{DISC, Evaluators};
 use orca::game::{AnyMove, AnyPosition, Color, Variant};
 use orca::ggf::GgfGame;
 use orca::protocol::{channel_engine, search_blocking};
+use orca::score::Score;
 use orca::search::Selectivity;
 
 /// Arguments of `orca analyze`.
@@ -78,15 +79,15 @@ struct Row {
     color: Color,
     played: AnyMove,
     best: AnyMove,
-    /// Values in centi-discs for the side that moved.
-    played_value: i32,
-    best_value: i32,
+    /// Values for the side that moved.
+    played_value: Score,
+    best_value: Score,
     exact: bool,
 }
 
 impl Row {
-    fn loss(&self) -> i32 {
-        (self.best_value - self.played_value).max(0)
+    fn loss(&self) -> Score {
+        (self.best_value - self.played_value).max(Score::ZERO)
     }
 
     fn mark(&self) -> &'static str {
@@ -94,7 +95,7 @@ impl Row {
     }
 
     /// The value after the move from black's view.
-    fn black_value(&self) -> i32 {
+    fn black_value(&self) -> Score {
         match self.color {
             Color::Black => self.played_value,
             Color::White => -self.played_value,
@@ -228,14 +229,13 @@ struct Searcher {
 }
 
 impl Searcher {
-    fn value(&self, position: AnyPosition, depth: u32) -> Result<(i32, BestMove, bool), String> {
+    fn value(&self, position: AnyPosition, depth: u32) -> Result<(Score, BestMove, bool), String> {
         if let Some(black) = position.black_score() {
-            let score = DISC
-                * if position.to_move() == Color::Black {
-                    black
-                } else {
-                    -black
-                };
+            let score = Score::from_discs(if position.to_move() == Color::Black {
+                black
+            } else {
+                -black
+            });
             return Ok((score, BestMove::None, true));
         }
         // No choice to make: value the position after the pass.
@@ -326,11 +326,6 @@ fn analyze(
     Ok(rows)
 }
 
-/// Discs with one decimal and a sign (`+2.5`, `-10.0`).
-fn discs(value: i32) -> String {
-    format!("{:+.1}", f64::from(value) / f64::from(DISC))
-}
-
 fn color_name(color: Color) -> &'static str {
     match color {
         Color::Black => "black",
@@ -354,8 +349,8 @@ fn report(game: &Game, rows: &[Row], args: &AnalyzeArgs, elapsed: Duration) -> S
     );
     for row in rows {
         // Losses that round to 0.0 are left blank.
-        let loss = if row.loss() >= DISC / 20 {
-            format!("{:.1}", f64::from(row.loss()) / f64::from(DISC))
+        let loss = if row.loss() >= Score::from_centi(5) {
+            format!("{:.1}", row.loss())
         } else {
             String::new()
         };
@@ -365,9 +360,9 @@ fn report(game: &Game, rows: &[Row], args: &AnalyzeArgs, elapsed: Duration) -> S
             row.number,
             color_name(row.color),
             row.played.to_string(),
-            discs(row.played_value),
+            format!("{:+.1}", row.played_value),
             row.best.to_string(),
-            discs(row.best_value),
+            format!("{:+.1}", row.best_value),
             loss,
             row.mark(),
             if row.exact { " exact" } else { "" }
@@ -376,7 +371,7 @@ fn report(game: &Game, rows: &[Row], args: &AnalyzeArgs, elapsed: Duration) -> S
     let _ = writeln!(out);
     for color in [Color::Black, Color::White] {
         let own: Vec<&Row> = rows.iter().filter(|r| r.color == color).collect();
-        let total: i32 = own.iter().map(|r| r.loss()).sum();
+        let total = own.iter().fold(Score::ZERO, |sum, r| sum + r.loss());
         let mistakes = own.iter().filter(|r| r.mark() == "?").count();
         let blunders = own.iter().filter(|r| r.mark() == "??").count();
         let name = match color {
@@ -386,21 +381,16 @@ fn report(game: &Game, rows: &[Row], args: &AnalyzeArgs, elapsed: Duration) -> S
         let largest = own
             .iter()
             .max_by_key(|r| (r.loss(), std::cmp::Reverse(r.number)))
-            .filter(|r| r.loss() > 0)
+            .filter(|r| r.loss() > Score::ZERO)
             .map_or("none".to_string(), |r| {
-                format!(
-                    "{:.1} at move {} ({})",
-                    f64::from(r.loss()) / f64::from(DISC),
-                    r.number,
-                    r.played
-                )
+                format!("{:.1} at move {} ({})", r.loss(), r.number, r.played)
             });
         let _ = writeln!(
             out,
             "{} ({name}): {} moves, total loss {:.1} discs, {mistakes} ? and {blunders} ??, largest loss {largest}",
             color_name(color),
             own.len(),
-            f64::from(total) / f64::from(DISC),
+            total,
         );
     }
     let _ = writeln!(out, "analysed in {:.1} s", elapsed.as_secs_f64());
@@ -434,7 +424,7 @@ fn svg(rows: &[Row], title: &str) -> String {
     let last = rows.last().map_or(1, |r| r.number).max(1) as f64;
     let peak = rows
         .iter()
-        .map(|r| r.black_value().unsigned_abs())
+        .map(|r| r.black_value().centi().unsigned_abs())
         .max()
         .unwrap_or(0);
     // The value range: the peak rounded up to a multiple of 10 discs, at
@@ -520,7 +510,7 @@ fn svg(rows: &[Row], title: &str) -> String {
         points.push(format!(
             "{:.1},{:.1}",
             x(row.number as f64),
-            y(f64::from(row.black_value()) / f64::from(DISC))
+            y(row.black_value().discs())
         ));
     }
     let _ = writeln!(
@@ -540,12 +530,12 @@ fn svg(rows: &[Row], title: &str) -> String {
             s,
             r##"<circle cx="{:.1}" cy="{:.1}" r="{radius}" fill="{fill}" stroke="{stroke}" stroke-width="2"><title>{} {} {}{} (loss {:.1})</title></circle>"##,
             x(row.number as f64),
-            y(f64::from(row.black_value()) / f64::from(DISC)),
+            y(row.black_value().discs()),
             row.number,
             color_name(row.color),
             row.played,
             row.mark(),
-            f64::from(row.loss()) / f64::from(DISC)
+            row.loss()
         );
     }
     // Legend.

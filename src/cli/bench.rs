@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 use crossbeam_channel::{Receiver, unbounded};
 use orca::bench::{self, DEFAULT_DEPTH, POSITIONS};
-use orca::eval::{DISC, EvalKind, Evaluators};
+use orca::eval::{EvalKind, Evaluators};
 use orca::play::parse_movetime;
 use orca::rng::Rng;
 use orca::search::Selectivity;
@@ -245,7 +245,7 @@ fn signature(args: &BenchArgs, evaluators: &Evaluators) -> i32 {
             line.nodes,
             line.elapsed.as_secs_f64() * 1e3,
             line.best,
-            f64::from(line.score) / f64::from(DISC),
+            line.score.discs(),
         );
     });
     println!("===========================");

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use orca::engine::{GoLimits, GoRequest};
-use orca::eval::{DISC, Evaluators};
+use orca::eval::Evaluators;
 use orca::game::{AnyPosition, Color, Variant};
 use orca::protocol::{channel_engine, search_blocking};
 use orca::referee::openings::{Balance, balanced, distinct_lines, move_text};
@@ -206,7 +206,7 @@ fn searched(args: &OpeningsArgs, evaluators: Arc<Evaluators>) -> i32 {
             eprintln!("orca openings: no value for {text}");
             return 1;
         };
-        let mover = f64::from(info.score) / f64::from(DISC);
+        let mover = info.score.discs();
         let black = if position.to_move() == Color::Black {
             mover
         } else {

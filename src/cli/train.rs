@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::{Args, Subcommand};
-use orca::eval::DISC;
 use orca::eval::trained::{STAGES, Weights, stage};
 use orca::game::{Board, Variant};
+use orca::score::Score;
 use orca::train::database::{self, DatabaseGame};
 use orca::train::generate::{self, GenConfig};
 use orca::train::shard::Block;
@@ -578,7 +578,7 @@ fn errors<'a>(
 ) -> Vec<(usize, f64)> {
     let mut by_stage = vec![(0usize, 0f64); STAGES];
     for (board, target) in samples {
-        let value = f64::from(weights.evaluate(board)) / f64::from(DISC);
+        let value = Score::from_centi(weights.evaluate(board)).discs();
         let cell = &mut by_stage[stage(board.empties())];
         cell.0 += 1;
         cell.1 += (value - target).abs();
@@ -679,8 +679,13 @@ pub fn fit_shards(args: &FitArgs, context: &str) -> Result<(String, String), i32
         .collect();
     let fitted = errors(&weights, boards.iter().map(|(b, t)| (b, *t)));
     let base = errors(&baseline, boards.iter().map(|(b, t)| (b, *t)));
-    let mut table = String::from(
-        "held-out shard and database positions: error of the new weights and of the baseline\n\
+    let source = match (args.shards.is_empty(), args.database.is_empty()) {
+        (false, true) => "shard",
+        (true, false) => "database",
+        _ => "shard and database",
+    };
+    let mut table = format!(
+        "held-out {source} positions: error of the new weights and of the baseline\n\
          stage | empties | positions | new MAE | baseline MAE\n",
     );
     for st in 0..STAGES {
@@ -722,7 +727,13 @@ fn run_measure(args: &MeasureArgs) -> i32 {
     let mut records: Vec<(Board, f64, bool)> = blocks
         .iter()
         .flat_map(|b| &b.records)
-        .map(|r| (r.board(), f64::from(r.score) / f64::from(DISC), r.exact))
+        .map(|r| {
+            (
+                r.board(),
+                Score::from_centi(i32::from(r.score)).discs(),
+                r.exact,
+            )
+        })
         .collect();
     let held_out: Vec<&DatabaseGame> = games
         .iter()
@@ -784,7 +795,7 @@ fn run_measure(args: &MeasureArgs) -> i32 {
     // least-squares slope of the labels on the values tells scale from noise.
     let (mut ee, mut et) = (0f64, 0f64);
     for (board, target, _) in &records {
-        let value = f64::from(weights.evaluate(board)) / f64::from(DISC);
+        let value = Score::from_centi(weights.evaluate(board)).discs();
         ee += value * value;
         et += value * target;
     }

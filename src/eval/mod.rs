@@ -14,12 +14,11 @@ use std::sync::Arc;
 
 use crate::cpu::Isa;
 use crate::game::{AnyPosition, Game, Move, Othello, TicTacToe, UnknownName, Variant};
+use crate::score::Score;
 use handmade::HandmadeEval;
 use trained::{TrainedEval, Weights, WeightsError};
 
-/// One disc in score units: evaluations are in hundredths of a disc so that they
-/// are finer than the exact disc scores of finished games.
-pub const DISC: i32 = 100;
+pub use crate::score::DISC;
 
 /// Evaluations are clamped inside this bound, strictly below the largest exact
 /// score a finished Othello game can have (64 discs).
@@ -221,15 +220,15 @@ impl Evaluators {
 
     /// The static evaluation of a position for the side to move, in [`DISC`]
     /// units; `None` when the game is over (the result is then exact, not an estimate).
-    pub fn static_eval(&self, position: &AnyPosition) -> Option<i32> {
+    pub fn static_eval(&self, position: &AnyPosition) -> Option<Score> {
         if position.is_over() {
             return None;
         }
-        Some(match position {
+        Some(Score::from_centi(match position {
             AnyPosition::Othello(p) => self.othello.evaluate(p.state()),
             AnyPosition::Reversed(p) => self.reversed.evaluate(p.state()),
             AnyPosition::TicTacToe(p) => self.tictactoe.evaluate(p.state()),
-        })
+        }))
     }
 }
 

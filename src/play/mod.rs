@@ -15,19 +15,21 @@ pub mod session;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::score::Score;
+
 pub use input::{DurationError, Input, InputError, parse_duration, parse_input, parse_movetime};
 pub use render::Style;
 pub use session::{MoveError, PlayedMove, Player, Seating, Session, Source, Turn};
 
-/// A loss of at least this many centi-discs is a mistake (`?`)...
-pub const MISTAKE: i32 = 2 * crate::eval::DISC;
+/// A loss of at least this much is a mistake (`?`)...
+pub const MISTAKE: Score = Score::from_discs(2);
 
-/// ...and of at least this many a blunder (`??`).
-pub const BLUNDER: i32 = 6 * crate::eval::DISC;
+/// ...and of at least this much a blunder (`??`).
+pub const BLUNDER: Score = Score::from_discs(6);
 
-/// How a move that lost `loss` centi-discs against the best is marked, as
-/// `orca analyze` and the web page mark it: `??`, `?` or nothing.
-pub fn loss_mark(loss: i32) -> &'static str {
+/// How a move that lost `loss` against the best is marked, as `orca analyze`
+/// and the web page mark it: `??`, `?` or nothing.
+pub fn loss_mark(loss: Score) -> &'static str {
     match loss {
         l if l >= BLUNDER => "??",
         l if l >= MISTAKE => "?",

@@ -6,8 +6,8 @@
 //! escapes paint a green Othello board with round discs.
 
 use crate::engine::SearchInfo;
-use crate::eval::DISC;
 use crate::game::{AnyPosition, Color, Variant};
+use crate::score::Score;
 
 use super::session::{PlayedMove, Player, Seating, Session, Source, Turn};
 
@@ -228,21 +228,17 @@ pub fn screen(session: &Session, hints: bool, style: Style) -> Vec<String> {
 /// results are `exact: win`, `exact: draw`, `exact: loss`.
 pub fn score_text(variant: Variant, info: &SearchInfo) -> String {
     if !info.exact {
-        return format!(
-            "score {:+.2}, depth {}",
-            f64::from(info.score) / f64::from(DISC),
-            info.depth
-        );
+        return format!("score {:+.2}, depth {}", info.score, info.depth);
     }
-    let discs = (info.score / DISC).abs();
+    let discs = info.score.rounded_discs().abs();
     let margin = if variant == Variant::TicTacToe {
         String::new()
     } else {
         format!(" by {discs}")
     };
     match info.score {
-        s if s > 0 => format!("exact: win{margin}"),
-        s if s < 0 => format!("exact: loss{margin}"),
+        s if s > Score::ZERO => format!("exact: win{margin}"),
+        s if s < Score::ZERO => format!("exact: loss{margin}"),
         _ => "exact: draw".to_string(),
     }
 }
@@ -257,7 +253,7 @@ mod tests {
             depth: 9,
             seldepth: 9,
             selectivity: 100,
-            score,
+            score: Score::from_centi(score),
             exact,
             nodes: 1,
             elapsed: Duration::ZERO,
@@ -386,11 +382,11 @@ mod tests {
         );
         assert_eq!(score_text(Variant::Othello, &info(0, true)), "exact: draw");
         assert_eq!(
-            score_text(Variant::TicTacToe, &info(DISC, true)),
+            score_text(Variant::TicTacToe, &info(100, true)),
             "exact: win"
         );
         assert_eq!(
-            score_text(Variant::TicTacToe, &info(-DISC, true)),
+            score_text(Variant::TicTacToe, &info(-100, true)),
             "exact: loss"
         );
     }

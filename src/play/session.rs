@@ -8,11 +8,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::eval::DISC;
 use crate::game::position::{LineErrorKind, Outcome};
 use crate::game::square::is_pass_token;
 use crate::game::{AnyMove, AnyPosition, Color, Move, ParseMoveError, Variant};
 use crate::ggf::{GgfGame, GgfMove};
+use crate::score::Score;
 
 use super::render::side_name;
 
@@ -118,8 +118,8 @@ pub struct PlayedMove {
     pub name: String,
     /// How it came to be played.
     pub source: Source,
-    /// Orca's score for its own move, in centi-discs from its point of view.
-    pub score: Option<i32>,
+    /// Orca's score for its own move, from its point of view.
+    pub score: Option<Score>,
     /// How long Orca took, in seconds.
     pub seconds: Option<f64>,
 }
@@ -304,7 +304,7 @@ impl Session {
     pub fn play_orca(
         &mut self,
         mv: AnyMove,
-        score: Option<i32>,
+        score: Option<Score>,
         seconds: f64,
     ) -> Result<(), MoveError> {
         self.play(&mv.to_string(), Source::Orca, score, Some(seconds))
@@ -323,7 +323,7 @@ impl Session {
         &mut self,
         text: &str,
         source: Source,
-        score: Option<i32>,
+        score: Option<Score>,
         seconds: Option<f64>,
     ) -> Result<(), MoveError> {
         let position = self.position();
@@ -431,7 +431,7 @@ impl Session {
             record.moves.push(GgfMove {
                 color: played.color,
                 mv,
-                eval: played.score.map(|s| f64::from(s) / f64::from(DISC)),
+                eval: played.score.map(Score::discs),
                 seconds: played.seconds.map(|s| (s * 100.0).round() / 100.0),
             });
         }
@@ -568,7 +568,8 @@ mod tests {
     fn turns_follow_the_seating() {
         let mut s = othello(Seating::PersonWhite);
         assert_eq!(s.turn(), Turn::Orca(Color::Black));
-        s.play_orca(mv("f5"), Some(50), 0.2).unwrap();
+        s.play_orca(mv("f5"), Some(Score::from_centi(50)), 0.2)
+            .unwrap();
         assert_eq!(s.turn(), Turn::Person(Color::White));
         assert_eq!(s.last_move().unwrap().source, Source::Orca);
     }
@@ -729,7 +730,8 @@ mod tests {
     fn ggf_records_round_trip_and_refuse_tictactoe() {
         let mut s = Session::new(Variant::Reversed, Seating::PersonBlack);
         s.play_person("f5").unwrap();
-        s.play_orca(mv("f6"), Some(-150), 0.123).unwrap();
+        s.play_orca(mv("f6"), Some(Score::from_centi(-150)), 0.123)
+            .unwrap();
         let record = s.ggf_record("2026.01.02_03:04:05.UTC").unwrap();
         let text = record.to_string();
         assert!(text.contains("PB[Human]PW[Orca]RE[?]TY[8a]BO[8 "), "{text}");

@@ -16,12 +16,13 @@ use super::ordering::{Candidate, MoveList};
 use super::tt::{DEPTH_LIMITED, EXACT, NO_MOVE, TranspositionTable, bounds};
 use crate::eval::{DISC, Evaluator};
 use crate::game::Game;
+use crate::score::Score;
 
 /// Deepest ply a search can reach (depth plus passes).
 pub const MAX_PLY: usize = 128;
 
-/// A score beyond every real score: the initial window.
-pub const INFINITY: i32 = 65 * DISC;
+/// [`Score::INF`] as the search's raw score.
+pub const INFINITY: i32 = Score::INF.centi();
 
 /// How often (in nodes) the clock is read: often enough to stop within a
 /// fraction of a millisecond, rarely enough to cost nothing.

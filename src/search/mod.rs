@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use crate::eval::Evaluator;
 use crate::game::Game;
+use crate::score::Score;
 use alphabeta::{INFINITY, MAX_PLY, Searcher};
 pub use midgame::Selectivity;
 use ordering::MoveList;
@@ -26,10 +27,11 @@ pub use time::Budget;
 pub use tt::TranspositionTable;
 
 /// Once the depth comes within this many plies of the empty squares, the next
-/// iteration searches to the end of the game instead: the solver visits nodes
-/// about five times as fast as the midgame search, and solving `n` empties
-/// costs about as much as a midgame search to depth `n - 7`.
-const EXACT_JUMP: u32 = 7;
+/// iteration solves the position exactly instead (the Othello searches): the
+/// solver visits nodes about five times as fast as the midgame search, and
+/// solving `n` empties costs about as much as a midgame search to depth
+/// `n - 7`.
+pub(crate) const EXACT_JUMP: u32 = 7;
 
 /// What an exact solve may use: the shared table and the search's limits.
 pub struct SolveContext<'a> {
@@ -146,8 +148,8 @@ pub struct Iteration<M> {
     pub depth: u32,
     /// Deepest ply reached, passes included.
     pub seldepth: u32,
-    /// Score for the side to move, in [`crate::eval::DISC`] units.
-    pub score: i32,
+    /// Score for the side to move.
+    pub score: Score,
     /// The score is the exact result of perfect play (the search reached the end).
     pub exact: bool,
     /// The share of probable cutoffs expected right, in percent: 100 for a
@@ -168,9 +170,8 @@ pub struct Iteration<M> {
 /// One line of a multi-PV iteration: a root move's score and variation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PvLine<M> {
-    /// Score for the side to move, in [`crate::eval::DISC`] units; exact
-    /// when the iteration is.
-    pub score: i32,
+    /// Score for the side to move; exact when the iteration is.
+    pub score: Score,
     /// The variation, the root move first.
     pub pv: Vec<M>,
 }
@@ -318,7 +319,7 @@ pub fn generic_think<G: Solvable, E: Evaluator<G>>(
         let iteration = Iteration {
             depth: target,
             seldepth: searcher.seldepth,
-            score,
+            score: Score::from_centi(score),
             exact: target >= empties,
             selectivity: 100,
             nodes: searcher.nodes,
@@ -355,7 +356,7 @@ mod tests {
         let r = think(state, eval, &mut tt, &Limits::depth(64), &stop, &mut |_| {});
         let last = r.last.unwrap();
         assert!(last.exact);
-        (r.best_move, last.score)
+        (r.best_move, last.score.centi())
     }
 
     /// Plain minimax to the end, the reference for the search.

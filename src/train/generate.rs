@@ -286,7 +286,10 @@ pub fn label<const R: bool>(
             let (score, exact) = if board.empties() <= exact_empties {
                 let mut solver = Solver::<R, _>::new(tt, eval, &stop, None, None, salt);
                 (
-                    solver.solve(board, Discs(-64), Discs(64)).to_value().0,
+                    solver
+                        .solve(board, Discs(-64), Discs(64))
+                        .to_score()
+                        .centi(),
                     true,
                 )
             } else {
@@ -301,7 +304,7 @@ pub fn label<const R: bool>(
                 let last = found
                     .last
                     .expect("a search without a time limit finishes an iteration");
-                (last.score, last.exact)
+                (last.score.centi(), last.exact)
             };
             Record {
                 player: board.player,
@@ -660,7 +663,7 @@ mod tests {
                         )
                         .solve(*b, Discs(-64), Discs(64)),
                     };
-                    assert_eq!(i32::from(r.score), exact.to_value().0);
+                    assert_eq!(i32::from(r.score), exact.to_score().centi());
                 }
             }
             assert!(checked >= 8, "{checked}");
@@ -686,7 +689,10 @@ mod tests {
                     &mut |_| {},
                 ),
             };
-            assert_eq!(i32::from(records[0].score), first.last.unwrap().score);
+            assert_eq!(
+                i32::from(records[0].score),
+                first.last.unwrap().score.centi()
+            );
             assert!(!records[0].exact);
         }
     }

@@ -13,9 +13,10 @@
 use std::sync::atomic::AtomicBool;
 
 use super::fit::Sample;
-use crate::eval::{DISC, Evaluator};
+use crate::eval::Evaluator;
 use crate::game::{Board, Color, Game, Move, Othello};
 use crate::rng::Rng;
+use crate::score::Score;
 use crate::search::endgame::{Discs, OrderWeights, Settings, Solver};
 use crate::search::{Limits, TranspositionTable, think};
 
@@ -183,7 +184,7 @@ pub fn self_play<const R: bool, E: Evaluator<Othello<R>>>(
 /// How far the static evaluation is from a target, in discs.
 pub fn eval_error<const R: bool, E: Evaluator<Othello<R>>>(eval: &E, sample: &Sample) -> f64 {
     let value = eval.evaluate(&Othello::<R>(Board::new(sample.player, sample.opponent)));
-    (f64::from(value) / f64::from(DISC) - f64::from(sample.target)).abs()
+    (Score::from_centi(value).discs() - f64::from(sample.target)).abs()
 }
 
 #[cfg(test)]

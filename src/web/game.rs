@@ -15,13 +15,14 @@ use crate::engine::{
     BestMove, BookNote, Engine, GoLimits, GoRequest, Level, MAX_LEVEL, Report, SearchDone,
     SearchInfo,
 };
-use crate::eval::{DISC, Evaluators};
+use crate::eval::Evaluators;
 use crate::game::{AnyMove, AnyPosition, Color, GameLine, UnknownName, Variant};
 use crate::ggf::{GgfGame, GgfMove};
 use crate::json::Json;
 use crate::play::loss_mark;
 use crate::play::session::{ggf_header, result_line};
 use crate::protocol::channel_engine;
+use crate::score::Score;
 
 /// Transposition table of each game's engine, in MB.
 pub const GAME_HASH_MB: usize = 16;
@@ -146,7 +147,7 @@ struct Ply {
     /// The position after it.
     after: AnyPosition,
     /// Orca's value of its own move, centi-discs for the mover.
-    score: Option<i32>,
+    score: Option<Score>,
     /// Whether that value is exact.
     exact: bool,
     /// Whether the move came from the opening book.
@@ -215,7 +216,7 @@ impl Purpose {
 /// move, and whether it is exact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Value {
-    score: i32,
+    score: Score,
     exact: bool,
 }
 
@@ -431,7 +432,7 @@ impl Game {
             record.moves.push(GgfMove {
                 color: ply.color,
                 mv,
-                eval: ply.score.map(discs),
+                eval: ply.score.map(Score::discs),
                 seconds: None,
             });
         }
@@ -449,7 +450,7 @@ impl Game {
     /// What the move `i` of the line lost against the best move, in
     /// centi-discs for its player, once the analysis valued the positions
     /// before and after it (none for a pass).
-    fn loss(&self, i: usize) -> Option<i32> {
+    fn loss(&self, i: usize) -> Option<Score> {
         if self.line[i].mv.is_pass() {
             return None;
         }
@@ -462,7 +463,7 @@ impl Game {
         } else {
             -after.score
         };
-        Some((best.score - played).max(0))
+        Some((best.score - played).max(Score::ZERO))
     }
 
     /// The book's moves of `position` (each `move` and `value`, best
@@ -698,12 +699,11 @@ impl Game {
                     exact: info.exact,
                 }),
                 None => position.black_score().map(|black| Value {
-                    score: DISC
-                        * if position.to_move() == Color::Black {
-                            black
-                        } else {
-                            -black
-                        },
+                    score: Score::from_discs(if position.to_move() == Color::Black {
+                        black
+                    } else {
+                        -black
+                    }),
                     exact: true,
                 }),
             };
@@ -778,10 +778,10 @@ impl Game {
                     ("move", Json::str(ply.mv.to_string())),
                     ("color", Json::str(color_name(ply.color))),
                     ("by", Json::str(ply.by.name())),
-                    ("score", Json::from(ply.score.map(discs))),
+                    ("score", Json::from(ply.score.map(Score::discs))),
                     ("exact", Json::from(ply.exact)),
                     ("book", Json::from(ply.book)),
-                    ("loss", Json::from(loss.map(discs))),
+                    ("loss", Json::from(loss.map(Score::discs))),
                     ("mark", Json::str(loss.map_or("", loss_mark))),
                 ])
             })
@@ -795,7 +795,7 @@ impl Game {
                 } else {
                     -value.score
                 };
-                Some(discs(black))
+                Some(black.discs())
             })
             .map(Json::from)
             .collect();
@@ -879,11 +879,6 @@ fn color_name(color: Color) -> &'static str {
     }
 }
 
-/// Centi-discs as discs.
-fn discs(score: i32) -> f64 {
-    f64::from(score) / f64::from(DISC)
-}
-
 /// One Server-Sent Event.
 fn event(name: &str, data: &Json) -> Arc<str> {
     Arc::from(format!("event: {name}\ndata: {data}\n\n"))
@@ -899,7 +894,7 @@ fn info_json(info: &SearchInfo, purpose: Purpose, book: bool) -> Json {
             let first = line.pv.first()?;
             Some(Json::object([
                 ("move", Json::str(first.to_string())),
-                ("score", Json::from(discs(line.score))),
+                ("score", Json::from(line.score.discs())),
                 ("exact", Json::from(info.exact)),
                 ("pv", moves(&line.pv)),
             ]))
@@ -909,7 +904,7 @@ fn info_json(info: &SearchInfo, purpose: Purpose, book: bool) -> Json {
         ("for", Json::str(purpose)),
         ("depth", Json::from(i64::from(info.depth))),
         ("seldepth", Json::from(i64::from(info.seldepth))),
-        ("score", Json::from(discs(info.score))),
+        ("score", Json::from(info.score.discs())),
         ("exact", Json::from(info.exact)),
         ("selectivity", Json::from(i64::from(info.selectivity))),
         ("nodes", Json::from(info.nodes as i64)),

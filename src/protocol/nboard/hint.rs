@@ -17,7 +17,7 @@ use super::{depth_text, format_eval, format_pv};
 /// reported a single line.
 pub fn search_lines(to_move: Color, info: &SearchInfo, wanted: usize) -> Vec<String> {
     let depth = depth_text(info.depth, info.exact, info.selectivity);
-    let line = |score: i32, pv: &[crate::game::AnyMove]| {
+    let line = |score: crate::score::Score, pv: &[crate::game::AnyMove]| {
         format!(
             "search {} {} 0 {depth}",
             format_pv(to_move, pv),
@@ -47,12 +47,14 @@ mod tests {
             .collect()
     }
 
+    use crate::score::Score;
+
     fn info(lines: &[(i32, &[&str])], exact: bool, selectivity: u8) -> SearchInfo {
         SearchInfo {
             depth: 7,
             seldepth: 7,
             selectivity,
-            score: lines[0].0,
+            score: Score::from_centi(lines[0].0),
             exact,
             nodes: 10,
             elapsed: Duration::ZERO,
@@ -60,7 +62,7 @@ mod tests {
             lines: lines
                 .iter()
                 .map(|&(score, pv)| PvLine {
-                    score,
+                    score: Score::from_centi(score),
                     pv: moves(pv),
                 })
                 .collect(),

@@ -27,9 +27,10 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, select};
 
 use crate::engine::{BestMove, Engine, GoLimits, GoRequest, Report, SearchDone, StartError};
-use crate::eval::{DISC, Evaluators};
+use crate::eval::Evaluators;
 use crate::game::{AnyMove, AnyPosition, Color, Variant};
 use crate::ggf::GgfGame;
+use crate::score::Score;
 use command::Command;
 
 use super::{Flow, InputLine, Output, SearchSettings, escape, spawn_reader};
@@ -54,11 +55,8 @@ pub struct Config {
 
 /// A score in centi-discs as NBoard writes evaluations: discs with two
 /// decimals, never an exponent (`-1.50`).
-pub fn format_eval(score: i32) -> String {
-    let sign = if score < 0 { "-" } else { "" };
-    let magnitude = score.unsigned_abs();
-    let disc = DISC.unsigned_abs();
-    format!("{sign}{}.{:02}", magnitude / disc, magnitude % disc)
+pub fn format_eval(score: Score) -> String {
+    format!("{score:.2}")
 }
 
 /// A principal variation as NBoard writes it: no spaces, black's moves in
@@ -326,8 +324,10 @@ impl Session {
                 } else {
                     -black
                 };
-                self.out
-                    .line(&format!("analysis {made} {}", format_eval(own * DISC)));
+                self.out.line(&format!(
+                    "analysis {made} {}",
+                    format_eval(Score::from_discs(own))
+                ));
                 plan.pop();
                 continue;
             }
@@ -404,7 +404,7 @@ impl Session {
                 self.out.line(&format!(
                     "status {NBOARD_NAME}: book {} value {} depth {}",
                     format_pv(self.position.to_move(), &[note.mv]),
-                    format_eval(note.value * DISC),
+                    format_eval(Score::from_discs(note.value)),
                     note.depth
                 ));
             }
@@ -448,7 +448,7 @@ impl Session {
             .as_ref()
             .map(|info| info.score)
             .or_else(|| self.engine.evaluators().static_eval(&self.position))
-            .unwrap_or(0);
+            .unwrap_or(Score::ZERO);
         let seconds = format_seconds(done.elapsed);
         self.out
             .line(&format!("=== {mv}/{}/{seconds}", format_eval(score)));
@@ -541,12 +541,11 @@ mod tests {
 
     #[test]
     fn evals_have_two_decimals_and_no_exponent() {
-        assert_eq!(format_eval(0), "0.00");
-        assert_eq!(format_eval(150), "1.50");
-        assert_eq!(format_eval(-150), "-1.50");
-        assert_eq!(format_eval(-5), "-0.05");
-        assert_eq!(format_eval(6400), "64.00");
-        assert_eq!(format_eval(i32::MIN), "-21474836.48");
+        assert_eq!(format_eval(Score::from_centi(0)), "0.00");
+        assert_eq!(format_eval(Score::from_centi(150)), "1.50");
+        assert_eq!(format_eval(Score::from_centi(-150)), "-1.50");
+        assert_eq!(format_eval(Score::from_centi(-5)), "-0.05");
+        assert_eq!(format_eval(Score::from_centi(6400)), "64.00");
     }
 
     #[test]

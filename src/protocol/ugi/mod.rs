@@ -17,7 +17,7 @@ use crate::engine::{
     BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Level, MAX_HASH_MB, MAX_LEVEL,
     MAX_THREADS, MIN_HASH_MB, Report, ResizeError, SearchDone, SearchInfo, StartError,
 };
-use crate::eval::{DISC, Evaluators};
+use crate::eval::Evaluators;
 use crate::game::position::Outcome;
 use crate::game::{AnyMove, AnyPosition, Color, Move, Variant};
 use crate::search::Selectivity;
@@ -39,16 +39,6 @@ pub const ENGINE_NAME: &str = concat!("Orca ", env!("CARGO_PKG_VERSION"));
 
 /// Who wrote it.
 pub const ENGINE_AUTHOR: &str = "the Orca developers";
-
-/// Formats a score in centi-discs as whole discs, rounded half away from zero.
-pub fn discs(score: i32) -> i32 {
-    let half = DISC / 2;
-    if score >= 0 {
-        (score + half) / DISC
-    } else {
-        (score - half) / DISC
-    }
-}
 
 /// The `info` lines of one finished iteration: one, or with several lines
 /// asked for (multi-PV, `searchmoves`) one `info multipv k ...` per line,
@@ -78,7 +68,7 @@ pub fn info_line(info: &SearchInfo) -> String {
         "info depth {} seldepth {} score disc {}",
         info.depth,
         info.seldepth,
-        discs(info.score)
+        info.score.rounded_discs()
     );
     if info.exact {
         line.push_str(" exact");
@@ -536,8 +526,7 @@ impl Session {
     fn eval(&self) {
         match self.engine.evaluators().static_eval(&self.position) {
             Some(score) => self.out.line(&format!(
-                "info string eval {:.2} discs for {}",
-                f64::from(score) / f64::from(DISC),
+                "info string eval {score:.2} discs for {}",
                 self.position.to_move()
             )),
             None => self.out.line(&format!(
@@ -614,22 +603,12 @@ mod tests {
     }
 
     #[test]
-    fn disc_rounding() {
-        assert_eq!(discs(0), 0);
-        assert_eq!(discs(149), 1);
-        assert_eq!(discs(150), 2);
-        assert_eq!(discs(-150), -2);
-        assert_eq!(discs(-49), 0);
-        assert_eq!(discs(3800), 38);
-    }
-
-    #[test]
     fn info_line_format() {
         let info = SearchInfo {
             depth: 20,
             seldepth: 21,
             selectivity: 100,
-            score: 3800,
+            score: crate::score::Score::from_centi(3800),
             exact: true,
             nodes: 1000,
             elapsed: Duration::from_millis(500),

@@ -2,7 +2,7 @@
 //! evaluation searches land from the exact score. Run with
 //! `cargo test --release calibrate_probcut -- --ignored --nocapture`.
 use super::*;
-use crate::eval::{DISC, Evaluators};
+use crate::eval::Evaluators;
 
 /// The first position of a recorded game with `empties` empty squares
 /// and a move to play.
@@ -38,8 +38,8 @@ fn measure<const R: bool, E: Evaluator<Othello<R>>>(eval: &E, name: &str) {
             let exact = f64::from(solver.solve(board, Discs(-INF), Discs(INF)).0);
             for d in 0..7 {
                 let indices = solver.indices(&board);
-                let v = solver.midgame(board, &indices, d as u32, -INF_VALUE, INF_VALUE);
-                let err = exact - f64::from(v.0) / f64::from(DISC);
+                let v = solver.midgame(board, &indices, d as u32, -INF_SCORE, INF_SCORE);
+                let err = exact - v.discs();
                 sq[d] += err * err;
                 bias[d] += err;
             }

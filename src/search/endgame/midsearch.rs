@@ -3,11 +3,12 @@
 //! the probable cutoffs' null-window search ([`Solver::mid_nws`]), which is
 //! the engine's midgame search run over the solver's table.
 
-use super::{Discs, INF_VALUE, Solver, Value};
+use super::{Discs, INF_SCORE, Solver};
 use crate::eval::Evaluator;
 use crate::eval::pattern::Indices;
 use crate::game::bitboard::Bits;
 use crate::game::{Board, Othello, Square};
+use crate::score::Score;
 use crate::search::midgame::{Midgame, Selectivity};
 
 impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVERSED, E> {
@@ -15,7 +16,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// `board` searched `depth` plies deep above `alpha`? Fail-soft. It runs the engine's midgame search, full width
     /// (the cutoffs' errors were measured against full-width searches), over
     /// the solver's table and budget.
-    pub(super) fn mid_nws(&mut self, board: Board, depth: u32, alpha: Value) -> Value {
+    pub(super) fn mid_nws(&mut self, board: Board, depth: u32, alpha: Score) -> Score {
         let scratch = self.mid_scratch.get_or_insert_with(Box::default);
         let node_limit =
             (self.node_limit != u64::MAX).then(|| self.node_limit.saturating_sub(self.nodes));
@@ -29,10 +30,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         )
         .with_salt(self.salt);
         search.set_selectivity(Selectivity::NONE);
-        let score = search.search(board, depth, alpha.0, alpha.0 + 1);
+        let score = search.search(board, depth, alpha.centi(), alpha.centi() + 1);
         self.nodes += search.nodes;
         self.aborted |= search.aborted;
-        Value(score)
+        Score::from_centi(score)
     }
 
     /// The pattern indices of `board`, read off the board (none when the
@@ -75,30 +76,30 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         board: Board,
         indices: &Indices,
         depth: u32,
-        mut alpha: Value,
-        beta: Value,
-    ) -> Value {
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
         if depth == 0 {
-            return Value(self.eval.evaluate_indexed(&Othello(board), indices));
+            return Score::from_centi(self.eval.evaluate_indexed(&Othello(board), indices));
         }
         if self.out_of_budget() {
-            return Value(0);
+            return Score::ZERO;
         }
         let moves = board.moves();
         if moves == 0 {
             if board.opponent_moves() == 0 {
-                return Discs(Self::final_score(board.player, board.opponent)).to_value();
+                return Discs(Self::final_score(board.player, board.opponent)).to_score();
             }
             return -self.midgame(board.pass(), &indices.after_pass(), depth, -beta, -alpha);
         }
-        let mut best = -INF_VALUE;
+        let mut best = -INF_SCORE;
         for x in Bits(moves) {
             self.nodes += 1;
             let child = board.play_unchecked(Square::new(x).expect("bit index"));
             let child_indices = self.child_indices(indices, &board, &child, x);
             let score = -self.midgame(child, &child_indices, depth - 1, -beta, -alpha);
             if self.aborted {
-                return Value(0);
+                return Score::ZERO;
             }
             if score > best {
                 best = score;

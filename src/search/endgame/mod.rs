@@ -47,7 +47,7 @@ use crate::game::{Board, Move, Othello, Square};
 use ordering::MoveList;
 pub use parallel::BusyTable;
 use probcut::{SELECTIVE_EMPTIES, SELECTIVE_Z};
-pub use score::{Discs, Value};
+pub use score::Discs;
 use settings::{LARGE_SETTINGS, REVERSED_LARGE_SETTINGS, SMALL_SETTINGS};
 pub(crate) use settings::{OrderWeights, Settings};
 
@@ -69,11 +69,11 @@ const GUESS_DEPTH: u32 = 4;
 /// How often (in nodes) the clock is read.
 const CLOCK_CHECK_INTERVAL: u64 = 4096;
 
-/// A score beyond every final score (in discs).
-const INF: i32 = 65;
+/// [`Score::INF`](crate::score::Score::INF) in discs.
+const INF: i32 = crate::score::Score::INF.rounded_discs();
 
-/// [`INF`] in the evaluation's units.
-const INF_VALUE: Value = Discs(INF).to_value();
+/// [`INF`] as a [`Score`](crate::score::Score).
+const INF_SCORE: crate::score::Score = Discs(INF).to_score();
 
 /// The standard-rule final score of a finished game (empties to the winner).
 #[inline]
@@ -311,12 +311,14 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 (false, false) => None,
             };
             if let Some(value) = value {
-                return Value(value).to_discs().0.clamp(-64, 64);
+                return Discs::truncated(crate::score::Score::from_centi(value))
+                    .0
+                    .clamp(-64, 64);
             }
         }
         let indices = self.indices(board);
-        let value = self.midgame(*board, &indices, GUESS_DEPTH, -INF_VALUE, INF_VALUE);
-        value.to_discs().0.clamp(-64, 64)
+        let value = self.midgame(*board, &indices, GUESS_DEPTH, -INF_SCORE, INF_SCORE);
+        Discs::truncated(value).0.clamp(-64, 64)
     }
 
     /// A best move of `board` and its exact score: every move is solved, each
@@ -417,6 +419,6 @@ impl<const REVERSED: bool> super::Solvable for Othello<REVERSED> {
         } else {
             solver.pv(state.0)
         };
-        Some((score.to_value().0, pv))
+        Some((score.to_score().centi(), pv))
     }
 }

@@ -6,12 +6,13 @@ use super::ordering::Item;
 use super::parallel::{BusyTable, Deferred, SPLIT_EMPTIES};
 use super::probcut::PROBCUT_EMPTIES;
 use super::settings::EVAL_ORDER_EMPTIES;
-use super::{Discs, INF, Solver, Value, list_slot};
+use super::{Discs, INF, Solver, list_slot};
 use crate::cpu::{Isa, isa_versions, with_isa};
 use crate::eval::Evaluator;
 use crate::eval::stability::stable_discs_at_least;
 use crate::game::bitboard::CORNERS;
 use crate::game::{Board, Othello};
+use crate::score::Score;
 use crate::search::tt::{DEPTH_LIMITED, EXACT, MoveCode, NO_UPPER, bounds};
 
 impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVERSED, E> {
@@ -121,13 +122,15 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
                 hash_move = MoveCode::new(hit.mv);
             }
             if hit.level >= self.level
-                && let Some(score) =
-                    hit.cutoff(Discs(alpha).to_value().0, Discs(alpha + 1).to_value().0)
+                && let Some(score) = hit.cutoff(
+                    Discs(alpha).to_score().centi(),
+                    Discs(alpha + 1).to_score().centi(),
+                )
             {
                 if hit.level != EXACT {
                     self.approximations += 1;
                 }
-                return Value(score).to_discs().0;
+                return Discs::truncated(Score::from_centi(score)).0;
             }
         }
 
@@ -185,12 +188,12 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             if let Some(hit) = self.tt.probe(item.child_key)
                 && hit.level >= self.level
                 && hit.upper != NO_UPPER
-                && -Value(hit.upper).to_discs().0 > alpha
+                && -Discs::truncated(Score::from_centi(hit.upper)).0 > alpha
             {
                 if hit.level != EXACT {
                     self.approximations += 1;
                 }
-                let score = -Value(hit.upper).to_discs().0;
+                let score = -Discs::truncated(Score::from_centi(hit.upper)).0;
                 self.store(
                     key,
                     empties,
@@ -397,7 +400,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         mv: MoveCode,
         approximations: u64,
     ) {
-        let value = |score: i32| Discs(score).to_value().0;
+        let value = |score: i32| Discs(score).to_score().centi();
         let (lower, upper) = bounds(value(best), value(alpha), value(beta));
         let level = if self.approximations == approximations {
             EXACT

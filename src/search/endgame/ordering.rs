@@ -3,7 +3,7 @@
 
 use super::last::odd_quadrants;
 use super::settings::{EVAL_ORDER_EMPTIES, FAR_VALUE_EMPTIES, W_VALUE_FAR};
-use super::{INF_VALUE, Solver};
+use super::{INF_SCORE, Solver};
 use crate::cpu::{isa_versions, with_isa};
 use crate::eval::Evaluator;
 use crate::eval::stability::corner_discs;
@@ -190,9 +190,8 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
             }
             let child_indices = self.child_indices(&indices, board, &item.child, item.square);
             let value = -self
-                .midgame(item.child, &child_indices, depth, -INF_VALUE, INF_VALUE)
-                .to_discs()
-                .0;
+                .midgame(item.child, &child_indices, depth, -INF_SCORE, INF_SCORE)
+                .truncated_discs();
             if self.aborted {
                 break;
             }

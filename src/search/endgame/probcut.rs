@@ -2,9 +2,10 @@
 //! levels of the passes that use them before the exact one.
 
 use super::settings::SHALLOW;
-use super::{Discs, Solver, Value};
-use crate::eval::{DISC, Evaluator};
+use super::{Discs, Solver};
+use crate::eval::Evaluator;
 use crate::game::{Board, Othello};
+use crate::score::Score;
 
 /// From this many empties a solve runs selective passes first.
 pub(super) const SELECTIVE_EMPTIES: u32 = 22;
@@ -50,10 +51,10 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     pub(super) fn probcut(&mut self, board: &Board, alpha: i32, empties: u32) -> Option<i32> {
         let z = SELECTIVE_Z[usize::from(self.level) - 1];
         let (depth, sigma) = probcut_search::<REVERSED>(empties);
-        let margin = Value((z * sigma * f64::from(DISC)) as i32);
-        let high = Discs(alpha + 1).to_value() + margin;
-        let low = Discs(alpha).to_value() - margin;
-        let estimate = Value(self.eval.evaluate(&Othello(*board)));
+        let margin = Score::from_discs_f64(z * sigma);
+        let high = Discs(alpha + 1).to_score() + margin;
+        let low = Discs(alpha).to_score() - margin;
+        let estimate = Score::from_centi(self.eval.evaluate(&Othello(*board)));
         if depth == 0 {
             return if estimate >= high {
                 Some(alpha + 1)
@@ -65,15 +66,14 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         }
         // The deeper search costs hundreds of nodes: only where the
         // evaluation alone makes the cut plausible.
-        let slack =
-            Value((probcut_search::<REVERSED>(PROBCUT_SLACK_EMPTIES).1 * f64::from(DISC)) as i32);
-        if high <= Discs(64).to_value()
+        let slack = Score::from_discs_f64(probcut_search::<REVERSED>(PROBCUT_SLACK_EMPTIES).1);
+        if high <= Discs(64).to_score()
             && estimate >= high - slack
-            && self.mid_nws(*board, depth, high - Value(1)) >= high
+            && self.mid_nws(*board, depth, high - Score::from_centi(1)) >= high
         {
             return Some(alpha + 1);
         }
-        if low >= Discs(-64).to_value()
+        if low >= Discs(-64).to_score()
             && estimate <= low + slack
             && self.mid_nws(*board, depth, low) <= low
         {

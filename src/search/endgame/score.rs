@@ -1,36 +1,29 @@
-//! The solver's two units of score: the final disc difference it proves, and
-//! the evaluation's units ([`DISC`] to a disc) that its ordering searches,
-//! its probable cutoffs and the shared table hold. Each has its own type, and
-//! going from one to the other is a named call.
+//! [`Discs`]: the solver's own unit, a final disc difference it proves (or a
+//! bound on one). Everything it shares with the rest of the engine -- its
+//! ordering searches, its probable cutoffs, the shared table -- is a
+//! [`Score`]; going from one to the other is a named call.
 
 use std::fmt;
-use std::ops::{Add, Neg, Sub};
+use std::ops::Neg;
 
-use crate::eval::DISC;
+use crate::score::Score;
 
 /// A score in discs: a final disc difference, or a bound on one.
 #[repr(transparent)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Discs(pub i32);
 
-/// A value in the evaluation's units, [`DISC`] to a disc.
-#[repr(transparent)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Value(pub i32);
-
 impl Discs {
-    /// The same score in the evaluation's units.
+    /// The same score as a [`Score`].
     #[inline]
-    pub const fn to_value(self) -> Value {
-        Value(self.0 * DISC)
+    pub const fn to_score(self) -> Score {
+        Score::from_discs(self.0)
     }
-}
 
-impl Value {
-    /// Whole discs, rounded toward zero (so `-v` gives `-d`).
+    /// Whole discs of `score`, rounded toward zero (so `-s` gives `-d`).
     #[inline]
-    pub const fn to_discs(self) -> Discs {
-        Discs(self.0 / DISC)
+    pub const fn truncated(score: Score) -> Discs {
+        Discs(score.truncated_discs())
     }
 }
 
@@ -39,30 +32,6 @@ impl Neg for Discs {
     #[inline]
     fn neg(self) -> Discs {
         Discs(-self.0)
-    }
-}
-
-impl Neg for Value {
-    type Output = Value;
-    #[inline]
-    fn neg(self) -> Value {
-        Value(-self.0)
-    }
-}
-
-impl Add for Value {
-    type Output = Value;
-    #[inline]
-    fn add(self, other: Value) -> Value {
-        Value(self.0 + other.0)
-    }
-}
-
-impl Sub for Value {
-    type Output = Value;
-    #[inline]
-    fn sub(self, other: Value) -> Value {
-        Value(self.0 - other.0)
     }
 }
 
@@ -75,19 +44,25 @@ impl fmt::Display for Discs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::score::DISC;
 
     #[test]
     fn conversions_are_exact_one_way_and_truncate_the_other() {
-        assert_eq!(Discs(7).to_value(), Value(7 * DISC));
-        assert_eq!(Discs(-64).to_value().to_discs(), Discs(-64));
-        assert_eq!(Value(DISC + DISC / 2).to_discs(), Discs(1));
-        assert_eq!(Value(-(DISC + DISC / 2)).to_discs(), Discs(-1));
-        assert_eq!((-Value(DISC - 1)).to_discs(), -Value(DISC - 1).to_discs());
+        assert_eq!(Discs(7).to_score(), Score::from_centi(7 * DISC));
+        assert_eq!(Discs::truncated(Discs(-64).to_score()), Discs(-64));
+        assert_eq!(
+            Discs::truncated(Score::from_centi(DISC + DISC / 2)),
+            Discs(1)
+        );
+        assert_eq!(
+            Discs::truncated(Score::from_centi(-(DISC + DISC / 2))),
+            Discs(-1)
+        );
+        let s = Score::from_centi(DISC - 1);
+        assert_eq!(Discs::truncated(-s), -Discs::truncated(s));
         assert_eq!(-Discs(3), Discs(-3));
-        assert_eq!(Value(5) + Value(3) - Value(10), Value(-2));
         assert_eq!(Discs(-5).to_string(), "-5");
         assert!(Discs(2) > Discs(-2));
         assert_eq!(size_of::<Discs>(), size_of::<i32>());
-        assert_eq!(size_of::<Value>(), size_of::<i32>());
     }
 }

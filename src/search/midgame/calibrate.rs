@@ -12,9 +12,10 @@ use std::sync::atomic::AtomicBool;
 
 use super::probcut::{MIN_DEPTH, Model, Selectivity, shallow_depth};
 use super::{Midgame, Scratch};
-use crate::eval::{DISC, Evaluator};
+use crate::eval::Evaluator;
 use crate::game::{Board, Othello};
 use crate::rng::Rng;
+use crate::score::Score;
 use crate::search::TranspositionTable;
 use crate::wthor::WthorGame;
 
@@ -76,7 +77,7 @@ pub fn measure<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
         let mut search = Midgame::<REVERSED, E>::new(eval, &tt, &stop, None, None, &mut scratch);
         search.set_selectivity(Selectivity::NONE);
         let values: Vec<f64> = (0..=max_depth.min(board.empties()))
-            .map(|d| f64::from(search.value(board, d)) / f64::from(DISC))
+            .map(|d| Score::from_centi(search.value(board, d)).discs())
             .collect();
         for depth in MIN_DEPTH..values.len() as u32 {
             let shallow = shallow_depth(depth);

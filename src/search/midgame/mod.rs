@@ -33,27 +33,23 @@ use std::time::{Duration, Instant};
 
 use super::endgame::{BusyTable, Discs, Solver};
 use super::tt::{NO_MOVE, TranspositionTable};
-use super::{Iteration, Limits, PvLine, SearchResult};
+use super::{EXACT_JUMP, Iteration, Limits, PvLine, SearchResult};
 use crate::cpu::{Isa, with_isa};
 use crate::eval::pattern::{Direct, Indices};
 use crate::eval::{DISC, Evaluator};
 use crate::game::{Board, Move, Othello, Square};
+use crate::score::Score;
 use ordering::MoveList;
 pub use probcut::Selectivity;
 
 /// Deepest ply a search can reach (depth plus passes).
 pub const MAX_PLY: usize = 96;
 
-/// A score beyond every real score, in [`DISC`] units.
-const INF: i32 = 65 * DISC;
+/// [`Score::INF`] as the search's raw score.
+const INF: i32 = Score::INF.centi();
 
 /// How often (in nodes) the clock is read.
 const CLOCK_CHECK_INTERVAL: u64 = 256;
-
-/// Once the depth comes within this many plies of the empty squares, the next
-/// iteration solves the position exactly instead (the solver is several times
-/// faster per node and its first passes are selective).
-const EXACT_JUMP: u32 = 7;
 
 /// Half the aspiration window around the previous iteration's score.
 const ASPIRATION: i32 = 3 * DISC;
@@ -338,6 +334,7 @@ fn think_shared<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     }
     if let Some((score, pv)) = forced_to_end::<REVERSED>(board) {
         // Nothing to search: the one line there is, exact.
+        let score = Score::from_centi(score);
         let iteration = Iteration {
             depth: pv.len() as u32,
             seldepth: pv.len() as u32,
@@ -606,7 +603,13 @@ fn deepen<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
                 search.seldepth = lines.iter().map(|l| l.pv.len() as u32).max().unwrap_or(0);
             }
             let target = if exact_target { empties } else { depth };
-            (target, first.score, first.pv.clone(), exact_target, lines)
+            (
+                target,
+                first.score.centi(),
+                first.pv.clone(),
+                exact_target,
+                lines,
+            )
         } else if exact_target {
             let mut context = super::SolveContext {
                 tt: search.tt,
@@ -634,7 +637,7 @@ fn deepen<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
             search.seldepth = pv.len() as u32;
             (empties, score, pv, true, Vec::new())
         } else {
-            let score = search.aspiration(&node, depth, last.as_ref().map(|l| l.score));
+            let score = search.aspiration(&node, depth, last.as_ref().map(|l| l.score.centi()));
             (depth, score, search.pv(), false, Vec::new())
         };
         if let Some(helper_nodes) = helper_nodes {
@@ -650,7 +653,7 @@ fn deepen<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
         let iteration = Iteration {
             depth: target,
             seldepth: search.seldepth.max(target),
-            score,
+            score: Score::from_centi(score),
             exact,
             selectivity: if exact {
                 100
@@ -737,7 +740,7 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
         for root_move in moves.iter_mut() {
             let child = self.child(node, root_move.square, root_move.flipped);
             let full = lines.len() < wanted;
-            let floor = lines.last().map_or(-INF, |l| l.score);
+            let floor = lines.last().map_or(-INF, |l| l.score.centi());
             let score = if full {
                 -with_isa!(avx512 isa => self.pvs(isa, &child, depth - 1, -INF, INF, 1))
             } else {
@@ -756,7 +759,14 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
                 let mut pv = vec![root_move.mv()];
                 let child_pv = &self.scratch.pv[1][1..self.scratch.pv_len[1].max(1)];
                 pv.extend(child_pv.iter().filter_map(|&code| Move::from_code(code)));
-                insert_line(&mut lines, PvLine { score, pv }, wanted);
+                insert_line(
+                    &mut lines,
+                    PvLine {
+                        score: Score::from_centi(score),
+                        pv,
+                    },
+                    wanted,
+                );
             }
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.score));
@@ -790,7 +800,7 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
             let square = Square::new(root_move.square).expect("a move is a square");
             let child = node.board.apply(square, root_move.flipped);
             let full = lines.len() < wanted;
-            let floor = lines.last().map_or(-ALL, |l| l.score / DISC);
+            let floor = lines.last().map_or(-ALL, |l| l.score.centi() / DISC);
             let score = -solver
                 .solve(child, Discs(-ALL), Discs(if full { ALL } else { -floor }))
                 .0;
@@ -804,7 +814,7 @@ impl<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Midgame<'_, REVERSED
                 insert_line(
                     &mut lines,
                     PvLine {
-                        score: score * DISC,
+                        score: Score::from_discs(score),
                         pv,
                     },
                     wanted,

@@ -15,6 +15,7 @@ use super::Midgame;
 use crate::cpu::Isa;
 use crate::eval::{DISC, Evaluator};
 use crate::game::Othello;
+use crate::score::Score;
 
 /// Nodes at least this deep try a probable cutoff.
 pub const MIN_DEPTH: u32 = 3;
@@ -163,7 +164,7 @@ fn table(reversed: bool) -> &'static Table {
                 let mut row = [0; 61];
                 for (empties, cell) in row.iter_mut().enumerate() {
                     let sigma = model.sigma(empties as u32, shallow_depth(depth), depth);
-                    *cell = (sigma * f64::from(DISC)) as i32;
+                    *cell = Score::from_discs_f64(sigma).centi();
                 }
                 row
             })

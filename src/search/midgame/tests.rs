@@ -7,6 +7,7 @@ use super::*;
 use crate::eval::Evaluators;
 use crate::game::{Game, Position, StandardOthello};
 use crate::rng::Rng;
+use crate::score::Score;
 
 /// Plain depth-limited negamax over the evaluation: the reference.
 fn minimax<const R: bool, E: Evaluator<Othello<R>>>(eval: &E, board: Board, depth: u32) -> i32 {
@@ -144,7 +145,7 @@ fn selective_search_stays_near_the_full_width_value() {
         let mut search =
             Midgame::<false, _>::new(&evals.othello, &tt, &stop, None, None, &mut scratch);
         let selective = search.value(board, 8);
-        total += f64::from((selective - full).abs()) / f64::from(DISC);
+        total += Score::from_centi((selective - full).abs()).discs();
     }
     // Probable cutoffs miss now and then, by a few discs: never on average
     // by more than the errors they were calibrated with.
@@ -190,7 +191,7 @@ fn think_solves_small_endgames_exactly() {
     );
     let last = r.last.unwrap();
     assert!(last.exact);
-    assert_eq!(last.score, 18 * DISC);
+    assert_eq!(last.score, Score::from_discs(18));
     assert_eq!(r.best_move.unwrap().to_string(), "g8");
 }
 
@@ -260,7 +261,7 @@ fn a_forced_pass_is_searched_from_the_other_side() {
     assert_eq!(r.best_move, Some(Move::Pass));
     let last = r.last.unwrap();
     assert!(last.exact);
-    assert_eq!(last.score, 58 * DISC);
+    assert_eq!(last.score, Score::from_discs(58));
     assert_eq!(last.pv[0], Move::Pass);
     assert_eq!(reports.last(), Some(&last));
 }
@@ -300,7 +301,7 @@ fn think_searches_at_the_selectivity_of_its_limits() {
         // Full width through `think` is plain minimax: the table only holds
         // shallower results from earlier iterations.
         let (score, _) = run(board, 4, Selectivity::NONE);
-        assert_eq!(score, minimax::<false, _>(&evals.othello, board, 4));
+        assert_eq!(score.centi(), minimax::<false, _>(&evals.othello, board, 4));
         full_nodes += run(board, 9, Selectivity::NONE).1;
         selective_nodes += run(board, 9, Selectivity::DEFAULT).1;
     }
@@ -397,7 +398,12 @@ fn exact_scores_do_not_depend_on_the_threads() {
             let r = think(state, &evals.othello, &mut tt, &limits, &stop, &mut |_| {});
             let last = r.last.expect("solved");
             assert!(last.exact, "#{} with {threads} threads", i + 20);
-            assert_eq!(last.score, expected, "#{} with {threads} threads", i + 20);
+            assert_eq!(
+                last.score.centi(),
+                expected,
+                "#{} with {threads} threads",
+                i + 20
+            );
             let best = r.best_move.expect("a move");
             assert_eq!(
                 problem.score_of(best).map(|s| s * DISC),
