@@ -343,6 +343,32 @@ fn a_start_up_table_beyond_the_memory_ends_cleanly() {
     }
 }
 
+/// At the end of input a bounded `go` runs to its limit and is answered (the
+/// issue's case: a `go depth 4` once answered before any iteration); an
+/// unbounded one (`infinite`, `ponder`) is stopped and answered at once.
+#[test]
+fn ugi_searches_a_bounded_go_read_before_the_end_of_input() {
+    let fen = "---XXXXX-OOOXXXX-OOXXOXX-OXOXXXX-OXXOXXX--XXOXXX---OOOXX--OOOOOX X";
+    let input = format!("ugi\nposition fen {fen}\ngo depth 4\n");
+    let (lines, status) = run(&[], input.as_bytes());
+    assert_eq!(status, Some(0));
+    let searched = lines.iter().position(|l| l.starts_with("info depth "));
+    let answer = lines.iter().position(|l| l.starts_with("bestmove "));
+    assert!(searched.is_some() && searched < answer, "{lines:?}");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove ")).count(),
+        1
+    );
+
+    for go in ["go infinite", "go ponder", "go ponder movetime 100"] {
+        let input = format!("ugi\nposition startpos\n{go}\n");
+        let (lines, status) = run(&[], input.as_bytes());
+        assert_eq!(status, Some(0), "{go}");
+        let answers = lines.iter().filter(|l| l.starts_with("bestmove ")).count();
+        assert_eq!(answers, 1, "{go}: {lines:?}");
+    }
+}
+
 // ------------------------------------------------------------- NBoard ----
 
 /// The README's example: the `go` before the end of input is answered.

@@ -385,23 +385,33 @@ pub fn spawn_reader(mut input: Box<dyn BufRead + Send>) -> Receiver<Option<Input
     receiver
 }
 
+/// Why a session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// `quit`: leave at once.
+    Quit,
+    /// The input ended (or could not be read): what was asked is still
+    /// answered.
+    Input,
+}
+
 /// Feeds every line of `input` to `handle`, each with the moment it was read,
 /// until the handler says [`Flow::Quit`], the input ends, or reading fails.
 pub fn serve(
     input: &mut impl BufRead,
     mut handle: impl FnMut(&InputLine, std::time::Instant) -> Flow,
-) {
+) -> Ended {
     loop {
         match read_line(input) {
             Ok(Some(line)) => {
                 if handle(&line, std::time::Instant::now()) == Flow::Quit {
-                    break;
+                    return Ended::Quit;
                 }
             }
-            Ok(None) => break,
+            Ok(None) => return Ended::Input,
             Err(e) => {
                 log::error!("reading stdin failed: {e}");
-                break;
+                return Ended::Input;
             }
         }
     }

@@ -14,8 +14,9 @@
 //! NBoard has no error reply: a line Orca cannot use is logged to stderr and
 //! ignored, and the session goes on.
 //!
-//! At the end of input a running `go` is stopped and answered with the best
-//! move found so far, as UGI answers its `go`; `quit` drops it.
+//! At the end of input a running `go` runs to its limit and is answered, as
+//! UGI answers a bounded `go`; a running hint is dropped, and `quit` drops
+//! both.
 
 pub mod command;
 pub mod hint;
@@ -456,14 +457,14 @@ impl Session {
             .line(&format!("nodestats {} {seconds}", done.nodes));
     }
 
-    /// The input has ended: a running `go` is stopped and its answer (the
-    /// best move found so far) written, as UGI answers a `go` at the end of
-    /// input; a running hint is dropped.
+    /// The input has ended: a running `go` (always bounded: a depth or a
+    /// time) runs to its limit and its answer is written, as UGI answers a
+    /// bounded `go` at the end of input; a running hint is dropped.
     pub fn end_of_input(&mut self) {
         if !matches!(self.task, Some(Task::Go)) {
+            self.cancel();
             return;
         }
-        self.engine.stop();
         while self.task.is_some() {
             match self.reports.recv() {
                 Ok(report) => self.handle_report(report),

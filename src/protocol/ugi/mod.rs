@@ -536,9 +536,15 @@ impl Session {
         }
     }
 
-    /// Ends the session: stops any search, whose `bestmove` is still written.
-    pub fn finish(self) {
-        self.engine.stop();
+    /// Ends the session. After `quit` any search is stopped; at the end of
+    /// input a bounded search (depth, nodes, move time, clock) runs to its
+    /// limit and only an `infinite` or ponder search is stopped. Either way
+    /// the `bestmove` is written.
+    pub fn finish(self, ended: super::Ended) {
+        match ended {
+            super::Ended::Quit => self.engine.stop(),
+            super::Ended::Input => self.engine.stop_unbounded(),
+        }
         self.engine.wait();
         drop(self.engine);
     }
@@ -551,8 +557,8 @@ pub fn run(input: &mut impl BufRead, out: Output, evaluators: Arc<Evaluators>) -
         Ok(session) => session,
         Err(e) => return super::start_failed(&e),
     };
-    super::serve(input, |line, at| session.handle(line, at));
-    session.finish();
+    let ended = super::serve(input, |line, at| session.handle(line, at));
+    session.finish(ended);
     0
 }
 
@@ -599,7 +605,7 @@ mod tests {
             !session.engine.has_pending_jobs(),
             "readyok came before the table was ready"
         );
-        session.finish();
+        session.finish(crate::protocol::Ended::Quit);
     }
 
     #[test]
