@@ -12,7 +12,7 @@ use crate::search::{Limits, Selectivity};
 /// A forced answer (a pass, or the single legal move of a timed search) is
 /// still given a value worth reporting: positions with at most this many
 /// empty squares are solved exactly, which takes milliseconds...
-pub const FORCED_SOLVE_EMPTIES: u32 = 14;
+pub const FORCED_SOLVE_EMPTIES: u32 = crate::search::CHEAP_SOLVE_EMPTIES;
 
 /// ...and larger ones are searched this deep (a few milliseconds).
 pub const FORCED_DEPTH: u32 = 8;

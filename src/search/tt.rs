@@ -18,6 +18,7 @@
 use std::mem::size_of;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use super::zeroed::Zeroed;
 use crate::game::Square;
 
 /// The move code stored when a node has no best move ([`MoveCode::NONE`]).
@@ -182,8 +183,8 @@ impl Entry {
 }
 
 /// One entry's storage: its key XOR its data, and its data. All zero is an
-/// empty slot (age 0).
-#[derive(Debug, Default)]
+/// empty slot (age 0), so a table is memory the system hands over zeroed.
+#[derive(Debug, Default, bytemuck::Zeroable)]
 #[repr(C)]
 struct Slot {
     check: AtomicU64,
@@ -209,14 +210,14 @@ impl Slot {
 
 const BUCKET: usize = 4;
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, bytemuck::Zeroable)]
 #[repr(C, align(64))]
 struct Bucket([Slot; BUCKET]);
 
 /// A fixed-size table of [`Hit`]s, sized in megabytes, shared by the threads
 /// of a search through `&self`.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Zeroed<Bucket>,
     /// Current search generation plus one, never 0.
     age: u8,
 }
@@ -246,8 +247,9 @@ impl std::error::Error for TableError {}
 
 impl TranspositionTable {
     /// A table of at most `megabytes` MB (rounded down to a power of two of
-    /// buckets, at least one bucket), every page of it touched, so that its
-    /// first searches do not pay for faulting it in.
+    /// buckets, at least one bucket), in memory the system hands over zeroed
+    /// and backs only as the search touches it: a large table costs no time
+    /// and no resident memory before the first search.
     ///
     /// # Errors
     /// [`TableError`] when the memory cannot be had: nothing is allocated
@@ -257,13 +259,7 @@ impl TranspositionTable {
         let bytes = megabytes.max(1).checked_mul(1024 * 1024).ok_or(error)?;
         let count = (bytes / size_of::<Bucket>()).max(1);
         let count = 1usize << (usize::BITS - 1 - count.leading_zeros());
-        let mut buckets: Vec<Bucket> = Vec::new();
-        buckets.try_reserve_exact(count).map_err(|_| error)?;
-        advise_huge_pages(
-            buckets.as_mut_ptr().cast::<u8>(),
-            count * size_of::<Bucket>(),
-        );
-        buckets.resize_with(count, Bucket::default);
+        let buckets = Zeroed::new(count).ok_or(error)?;
         Ok(TranspositionTable { buckets, age: 1 })
     }
 
@@ -282,7 +278,9 @@ impl TranspositionTable {
         self.buckets.len() * size_of::<Bucket>()
     }
 
-    /// Forgets everything (a new game).
+    /// Forgets everything (a new game). Cleared in place: a table in use is
+    /// resident already, and writing zeros costs less than faulting a fresh
+    /// one in again during the game's first searches.
     pub fn clear(&mut self) {
         for slot in self.buckets.iter_mut().flat_map(|b| b.0.iter_mut()) {
             *slot = Slot::default();
@@ -418,31 +416,6 @@ impl TranspositionTable {
     }
 }
 
-/// Asks Linux to back the (not yet touched) table memory with 2 MB pages.
-///
-/// Every probe of a large table lands on a random page; with 4 kB pages nearly
-/// every one also misses the TLB and walks the page tables. Only whole 2 MB
-/// blocks inside the allocation are advised; the kernel may decline, and
-/// nothing but speed depends on it.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(start: *mut u8, len: usize) {
-    const HUGE_PAGE: usize = 2 << 20;
-    let begin = (start as usize).next_multiple_of(HUGE_PAGE);
-    let end = (start as usize + len) / HUGE_PAGE * HUGE_PAGE;
-    if end > begin {
-        // SAFETY: `begin..end` lies inside an allocation owned by the table
-        // being built; MADV_HUGEPAGE changes how the kernel backs the pages,
-        // never their contents, and a failure is harmless.
-        unsafe {
-            libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE);
-        }
-    }
-}
-
-/// Other systems keep their default pages.
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_start: *mut u8, _len: usize) {}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -474,11 +447,11 @@ mod tests {
     #[test]
     fn an_impossible_size_is_an_error_not_an_abort() {
         // 2^40 MB is 2^60 bytes: no machine has it, and the size itself is
-        // valid, so the allocator is asked and refuses.
-        assert_eq!(
-            TranspositionTable::try_new(1 << 40).err(),
-            Some(TableError { megabytes: 1 << 40 })
-        );
+        // valid, so the allocator is asked and refuses. (`black_box`: a
+        // table dropped unused may have its allocation optimised away, and
+        // then "succeed".)
+        let table = std::hint::black_box(TranspositionTable::try_new(1 << 40));
+        assert_eq!(table.err(), Some(TableError { megabytes: 1 << 40 }));
         // So large that the byte count overflows.
         assert!(TranspositionTable::try_new(usize::MAX).is_err());
         let error = TranspositionTable::try_new(usize::MAX / 2)

@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use super::endgame::{BusyTable, Discs, Solver};
 use super::tt::{NO_MOVE, TranspositionTable};
-use super::{EXACT_JUMP, Iteration, Limits, PvLine, SearchResult};
+use super::{CHEAP_SOLVE_EMPTIES, EXACT_JUMP, Iteration, Limits, PvLine, SearchResult};
 use crate::cpu::{Isa, with_isa};
 use crate::eval::pattern::{Direct, Indices};
 use crate::eval::{DISC, Evaluator};
@@ -581,8 +581,10 @@ fn deepen<const REVERSED: bool, E: Evaluator<Othello<REVERSED>>>(
     let mut counted = 0;
     let mut depth = 1;
     while depth <= max_depth && depth <= empties {
-        let exact_target = depth + EXACT_JUMP >= empties
-            && (limits.solve_early || empties <= max_depth)
+        let reaches_end =
+            depth + EXACT_JUMP >= empties && (limits.solve_early || empties <= max_depth);
+        let cheap = limits.solve_early && empties <= CHEAP_SOLVE_EMPTIES;
+        let exact_target = (reaches_end || cheap)
             && budget.is_none_or(|b| {
                 solve_estimate(empties) * 2 <= b.hard.saturating_sub(limits.start.elapsed())
             });

@@ -195,6 +195,37 @@ fn think_solves_small_endgames_exactly() {
     assert_eq!(r.best_move.unwrap().to_string(), "g8");
 }
 
+/// A shallow depth limit at 14 empties still answers exactly (the solve
+/// costs milliseconds), unless the depth itself is the point
+/// (`exact_depth`: levels, search labels).
+#[test]
+fn a_cheap_solve_is_exact_whatever_the_depth_asked() {
+    let evals = Evaluators::default();
+    let line = "---XXXXX-OOOXXXX-OOXXOXX-OXOXXXX-OXXOXXX--XXOXXX---OOOXX--OOOOOX X";
+    let p: Position<StandardOthello> = line.parse().unwrap();
+    assert_eq!(p.state().empties(), CHEAP_SOLVE_EMPTIES);
+    let stop = AtomicBool::new(false);
+    let search = |limits: &Limits| {
+        let mut tt = TranspositionTable::new(4);
+        think(
+            p.state(),
+            &evals.othello,
+            &mut tt,
+            limits,
+            &stop,
+            &mut |_| {},
+        )
+        .last
+        .unwrap()
+    };
+    let shallow = search(&Limits::depth(4));
+    assert!(shallow.exact);
+    assert_eq!(shallow.score, Score::from_discs(56));
+    let as_asked = search(&Limits::exact_depth(4));
+    assert!(!as_asked.exact);
+    assert_eq!(as_asked.depth, 4);
+}
+
 #[test]
 fn limits_end_the_search_with_a_legal_move() {
     let evals = Evaluators::default();
