@@ -14,7 +14,6 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod ggf;
-pub mod json;
 pub mod obf;
 pub mod perft;
 pub mod play;

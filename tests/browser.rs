@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use common::webdriver::{Browser, CHROMEDRIVER};
+use common::{Json, JsonExt};
 use common::{Orca, PATIENCE, random_game, state_moves};
 use orca::game::{AnyMove, AnyPosition, Variant};
-use orca::json::Json;
 
 /// Where the screenshots go.
 fn screenshots() -> PathBuf {
@@ -164,7 +164,7 @@ fn play_a_whole_game_in_the_browser() {
         });
         position = position.play(mv).unwrap();
     }
-    let ggf = Json::str(record.to_string());
+    let ggf = Json::from(record.to_string());
     browser.run(&format!(
         "document.getElementById('game-text').value = {ggf};"
     ));
@@ -182,8 +182,8 @@ fn play_a_whole_game_in_the_browser() {
     let points = browser.run("return document.querySelector('#graph polyline').dataset.points;");
     assert_eq!(points.as_str(), Some(values.len().to_string().as_str()));
     assert_eq!(
-        values.last(),
-        Some(&Json::Number(f64::from(end.black_score().unwrap())))
+        values.last().and_then(Json::as_f64),
+        Some(f64::from(end.black_score().unwrap()))
     );
     let marked = browser.run(
         "return [...document.querySelectorAll('#moves .loss')].filter((m) => m.textContent.includes('?')).length;",
@@ -223,10 +223,9 @@ fn play_a_whole_game_in_the_browser() {
     browser.wait_for("return window.innerWidth <= 400;", PATIENCE);
     let board_width =
         browser.run("return document.getElementById('board').getBoundingClientRect().width;");
-    let width = match board_width {
-        Json::Number(n) => n,
-        _ => panic!("no width: {board_width}"),
-    };
+    let width = board_width
+        .as_f64()
+        .unwrap_or_else(|| panic!("no width: {board_width}"));
     // The board fills a phone's width.
     assert!((300.0..=400.0).contains(&width), "{board_width}");
     save(&browser, "phone.png");

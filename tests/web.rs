@@ -8,10 +8,10 @@ use std::net::TcpStream;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use common::{Json, JsonExt};
 use common::{Orca, PATIENCE, http, random_game, state_moves};
 use crossbeam_channel::{Receiver, unbounded};
 use orca::game::{AnyPosition, Variant};
-use orca::json::{self, Json};
 
 /// A running `orca web` and its address (`127.0.0.1:port`).
 struct Server {
@@ -54,7 +54,7 @@ impl Server {
         if text.is_empty() {
             Json::Null
         } else {
-            json::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
+            serde_json::from_str::<Json>(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
         }
     }
 
@@ -93,7 +93,7 @@ impl Server {
                 } else if let Some(n) = line.strip_prefix("event: ") {
                     name = n.to_string();
                 } else if let Some(data) = line.strip_prefix("data: ") {
-                    let data = json::parse(data).expect("event data is JSON");
+                    let data = serde_json::from_str::<Json>(data).expect("event data is JSON");
                     if sender.send((name.clone(), data)).is_err() {
                         return;
                     }
@@ -325,6 +325,10 @@ fn bad_requests_change_nothing() {
         ("POST", path("settings"), r#"{"black": "robot"}"#, 400),
         ("POST", path("settings"), r#"{"movetime_ms": 1.5}"#, 400),
         ("POST", path("settings"), r#"{"hints": "yes"}"#, 400),
+        // A field the API does not know is refused, not ignored.
+        ("POST", path("settings"), r#"{"levle": 3}"#, 400),
+        ("POST", path("settings"), r#"{"variant": "reversed"}"#, 400),
+        ("POST", path("undo"), r#"{"plies": 2}"#, 400),
         ("POST", path("fly"), "", 404),
         ("GET", path("move"), "", 405),
         ("PUT", format!("/api/games/{id}"), "", 405),
@@ -340,7 +344,7 @@ fn bad_requests_change_nothing() {
     ] {
         let (got, text) = server.request(method, &at, body);
         assert_eq!(got, status, "{method} {at} {body}: {text}");
-        let reason = json::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let reason = serde_json::from_str::<Json>(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert!(reason.get_str("error").is_some(), "{text}");
     }
     let big = format!(r#"{{"move": "{}"}}"#, "f".repeat(70_000));
@@ -431,20 +435,20 @@ fn load_download_and_analyse() {
     // A bad text changes nothing.
     let hollow = "--------------------------X--O---------------------------------- X";
     for bad in ["f5 f5", "zz", "(;GM[Othello]BO[8 junk];)", hollow] {
-        let body = Json::object([("text", Json::str(bad))]).to_string();
+        let body = common::object([("text", Json::from(bad))]).to_string();
         server.expect("POST", &format!("/api/games/{id}/load"), &body, 400);
     }
     assert_eq!(state_moves(&server.state(id)), ["d6", "c3"]);
 
     let (list, end) = random_game(11);
-    let body = Json::object([("text", Json::str(list.clone()))]).to_string();
+    let body = common::object([("text", Json::from(list.clone()))]).to_string();
     let state = server.post(id, "load", &body);
     assert_eq!(state.get("over"), Some(&Json::Bool(true)));
     let (status, ggf) = server.request("GET", &format!("/api/games/{id}/ggf"), "");
     assert_eq!(status, 200);
     let record: orca::ggf::GgfGame = ggf.parse().unwrap_or_else(|e| panic!("{ggf}: {e}"));
     assert_eq!(record.position().unwrap(), end);
-    let body = Json::object([("text", Json::str(ggf))]).to_string();
+    let body = common::object([("text", Json::from(ggf))]).to_string();
     let again = server.post(id, "load", &body);
     assert_eq!(text(&again, "position"), end.to_string());
 
@@ -464,17 +468,14 @@ fn load_download_and_analyse() {
         .and_then(Json::as_array)
         .unwrap()
         .iter()
-        .map(|v| match v {
-            Json::Number(n) => *n,
-            _ => panic!("{v}"),
-        })
+        .map(|v| v.as_f64().unwrap_or_else(|| panic!("{v}")))
         .collect();
     let all = analysed.get("moves").and_then(Json::as_array).unwrap();
     assert_eq!(values.len(), all.len() + 1);
     // The end is valued exactly: the final score, black's view.
     assert_eq!(values[all.len()], f64::from(end.black_score().unwrap()));
     for (i, m) in all.iter().enumerate() {
-        let Some(Json::Number(loss)) = m.get("loss") else {
+        let Some(loss) = m.get("loss").and_then(Json::as_f64) else {
             assert_eq!(text(m, "move"), "pass", "{m}");
             continue;
         };
@@ -485,9 +486,9 @@ fn load_download_and_analyse() {
         };
         let expected = (sign * (values[i] - values[i + 1])).max(0.0);
         assert!((loss - expected).abs() < 1e-6, "{m}: {expected}");
-        let mark = if *loss >= 6.0 {
+        let mark = if loss >= 6.0 {
             "??"
-        } else if *loss >= 2.0 {
+        } else if loss >= 2.0 {
             "?"
         } else {
             ""

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use crate::engine::BestMove;
 use crate::eval::Evaluators;
 use crate::game::{AnyMove, AnyPosition, Color, Move, Square, Variant};
-use crate::json::{self, Json};
+use serde_json::Value as Json;
 
 use super::{InputLine, Output, SearchSettings, escape, read_line, search_blocking};
 
@@ -82,7 +82,7 @@ fn read_move(json: &Json) -> Result<Option<Square>, String> {
 
 /// A value for an error message, cut short.
 fn short(json: &Json) -> String {
-    let text = format!("{json:?}");
+    let text = json.to_string();
     match text.char_indices().nth(60) {
         Some((i, _)) => format!("{}...", &text[..i]),
         None => text,
@@ -260,10 +260,10 @@ pub fn run(
         }
         pending.push_str(&line);
         pending.push('\n');
-        let json = match json::parse(&pending) {
+        let json = match serde_json::from_str::<Json>(&pending) {
             Ok(json) => json,
             // A value spread over several lines: read on.
-            Err(e) if e.incomplete && pending.len() < MAX_REQUEST_BYTES => continue,
+            Err(e) if e.is_eof() && pending.len() < MAX_REQUEST_BYTES => continue,
             Err(e) => {
                 complain(&format!("ignored the request: {e}"));
                 pending.clear();
@@ -355,7 +355,7 @@ mod tests {
     use super::*;
 
     fn game(text: &str) -> Result<Game, String> {
-        Game::replay(&json::parse(text).unwrap())
+        Game::replay(&serde_json::from_str(text).unwrap())
     }
 
     /// Botzone's start position has black on (x 3, y 4) and (x 4, y 3):

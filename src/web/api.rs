@@ -8,11 +8,13 @@ use std::time::Duration;
 
 use tiny_http::{Header, Method, Request, Response, StatusCode};
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
 use super::game::{Game, GameError, Player, Settings, lock};
-use super::{MAX_STREAMS, Web, page};
+use super::{MAX_STREAMS, Web, page, view};
 use crate::engine::MAX_LEVEL;
 use crate::game::Variant;
-use crate::json::{self, Json};
 
 /// Largest request body read.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -43,7 +45,8 @@ impl From<GameError> for Refusal {
 
 /// What a handled request answers.
 enum Reply {
-    Json(u16, Json),
+    /// A JSON body, serialized.
+    Json(u16, Vec<u8>),
     Empty,
     File(&'static page::File),
     /// A game record to download: the game's number and the GGF text.
@@ -57,7 +60,7 @@ pub fn handle(web: &Web, mut request: Request) {
     let reply = route(web, &mut request);
     let response = match reply {
         Ok(Reply::Stream(events)) => return stream(request, &events),
-        Ok(Reply::Json(status, body)) => json_response(status, &body),
+        Ok(Reply::Json(status, body)) => json_response(status, body),
         Ok(Reply::Empty) => Response::from_data(Vec::new()).with_status_code(204),
         Ok(Reply::Ggf(id, text)) => Response::from_data(text.into_bytes())
             .with_header(header("Content-Type", "text/plain; charset=utf-8"))
@@ -74,7 +77,7 @@ pub fn handle(web: &Web, mut request: Request) {
                 request.method(),
                 request.url()
             );
-            json_response(status, &Json::object([("error", Json::str(why))]))
+            json_response(status, to_json(&view::Error { error: why }))
         }
     };
     if let Err(e) = request.respond(response) {
@@ -84,16 +87,27 @@ pub fn handle(web: &Web, mut request: Request) {
 
 /// Answers a request the server has no hands for: 503.
 pub fn refuse_busy(request: Request) {
-    let body = Json::object([("error", Json::str("the server is busy: try again"))]);
-    let _ = request.respond(json_response(503, &body));
+    let body = view::Error {
+        error: "the server is busy: try again".into(),
+    };
+    let _ = request.respond(json_response(503, to_json(&body)));
 }
 
 fn header(name: &str, value: &str) -> Header {
     Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
 }
 
-fn json_response(status: u16, body: &Json) -> Response<std::io::Cursor<Vec<u8>>> {
-    Response::from_data(body.to_string().into_bytes())
+/// A value as JSON (the API's views always serialize).
+fn to_json(value: &impl Serialize) -> Vec<u8> {
+    serde_json::to_vec(value).expect("the views serialize")
+}
+
+fn reply(status: u16, value: &impl Serialize) -> Reply {
+    Reply::Json(status, to_json(value))
+}
+
+fn json_response(status: u16, body: Vec<u8>) -> Response<std::io::Cursor<Vec<u8>>> {
+    Response::from_data(body)
         .with_status_code(StatusCode(status))
         .with_header(header("Content-Type", "application/json"))
         .with_header(header("Cache-Control", "no-store"))
@@ -121,7 +135,7 @@ fn route(web: &Web, request: &mut Request) -> Result<Reply, Refusal> {
                 Refusal::new(404, format!("no game {id}: it was closed or never opened"))
             })?;
             match (rest, method) {
-                ([], Method::Get) => Ok(Reply::Json(200, lock(&game).state())),
+                ([], Method::Get) => Ok(reply(200, &lock(&game).state())),
                 ([], Method::Delete) => {
                     web.close(id);
                     Ok(Reply::Empty)
@@ -153,8 +167,8 @@ const ACTIONS: [&str; 8] = [
     "move", "undo", "redo", "goto", "settings", "stop", "load", "analyze",
 ];
 
-/// The body of a request as JSON (an empty body is an empty object).
-fn read_body(request: &mut Request) -> Result<Json, Refusal> {
+/// The body of a request (at most [`MAX_BODY`] bytes of UTF-8).
+fn read_body(request: &mut Request) -> Result<String, Refusal> {
     if request.body_length().is_some_and(|n| n > MAX_BODY) {
         return Err(Refusal::new(
             413,
@@ -173,27 +187,25 @@ fn read_body(request: &mut Request) -> Result<Json, Refusal> {
             format!("the body is over {MAX_BODY} bytes"),
         ));
     }
-    let text = String::from_utf8(bytes).map_err(|_| Refusal::new(400, "the body is not UTF-8"))?;
-    if text.trim().is_empty() {
-        return Ok(Json::Object(Vec::new()));
-    }
-    let body = json::parse(&text).map_err(|e| Refusal::new(400, format!("the body: {e}")))?;
-    match body {
-        Json::Object(_) => Ok(body),
-        _ => Err(Refusal::new(400, "the body must be a JSON object")),
-    }
+    String::from_utf8(bytes).map_err(|_| Refusal::new(400, "the body is not UTF-8"))
+}
+
+/// A request body read as `T` (an empty body is an empty object).
+fn parse<T: DeserializeOwned>(text: &str) -> Result<T, Refusal> {
+    let text = if text.trim().is_empty() { "{}" } else { text };
+    serde_json::from_str(text).map_err(|e| Refusal::new(400, format!("the body: {e}")))
 }
 
 /// `POST /api/games`: a new game (variant and settings optional).
-fn create(web: &Web, body: &Json) -> Result<Reply, Refusal> {
-    let variant = match body.get("variant") {
+fn create(web: &Web, body: &str) -> Result<Reply, Refusal> {
+    let body: view::Settings = parse(body)?;
+    let variant = match &body.variant {
         None => Variant::Othello,
-        Some(Json::String(name)) => name
+        Some(name) => name
             .parse::<Variant>()
-            .map_err(|e| Refusal::new(400, e.to_string()))?,
-        Some(_) => return Err(Refusal::new(400, "variant: expected a game name")),
+            .map_err(|e| Refusal::new(400, format!("variant: {e}")))?,
     };
-    let settings = settings(Settings::default(), body)?;
+    let settings = settings(Settings::default(), &body)?;
     let id = web
         .next_id
         .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -217,96 +229,88 @@ fn create(web: &Web, body: &Json) -> Result<Reply, Refusal> {
     .map_err(|e| Refusal::new(503, e))?;
     let state = lock(&game).state();
     games.insert(id, game);
-    Ok(Reply::Json(201, state))
+    Ok(reply(201, &state))
 }
 
 /// The settings of `body` over `base`: `black`, `white` (`person` or
 /// `orca`), `level` (1-20), `movetime_ms`, `hints`.
-fn settings(base: Settings, body: &Json) -> Result<Settings, Refusal> {
+fn settings(base: Settings, body: &view::Settings) -> Result<Settings, Refusal> {
     let mut settings = base;
-    for (key, slot) in [
-        ("black", &mut settings.black),
-        ("white", &mut settings.white),
+    for (key, slot, value) in [
+        ("black", &mut settings.black, &body.black),
+        ("white", &mut settings.white, &body.white),
     ] {
-        if let Some(value) = body.get(key) {
+        if let Some(value) = value {
             *slot = value
-                .as_str()
-                .ok_or_else(|| Refusal::new(400, format!("{key}: expected a string")))?
                 .parse::<Player>()
                 .map_err(|e| Refusal::new(400, format!("{key}: {e}")))?;
         }
     }
-    if let Some(value) = body.get("level") {
-        settings.strength.level = value
-            .as_i64()
-            .filter(|n| (1..=i64::from(MAX_LEVEL)).contains(n))
-            .ok_or_else(|| Refusal::new(400, format!("level: expected 1 to {MAX_LEVEL}")))?
-            as u8;
+    if let Some(level) = body.level {
+        settings.strength.level = u8::try_from(level)
+            .ok()
+            .filter(|n| (1..=MAX_LEVEL).contains(n))
+            .ok_or_else(|| Refusal::new(400, format!("level: expected 1 to {MAX_LEVEL}")))?;
     }
-    if let Some(value) = body.get("movetime_ms") {
-        let ms = value
-            .as_i64()
-            .filter(|n| MOVETIME_MS.contains(n))
-            .ok_or_else(|| {
-                Refusal::new(
-                    400,
-                    format!(
-                        "movetime_ms: expected {} to {} milliseconds",
-                        MOVETIME_MS.start(),
-                        MOVETIME_MS.end()
-                    ),
-                )
-            })?;
-        settings.strength.movetime = Duration::from_millis(ms as u64);
+    if let Some(ms) = body.movetime_ms {
+        if !MOVETIME_MS.contains(&ms) {
+            return Err(Refusal::new(
+                400,
+                format!(
+                    "movetime_ms: expected {} to {} milliseconds",
+                    MOVETIME_MS.start(),
+                    MOVETIME_MS.end()
+                ),
+            ));
+        }
+        settings.strength.movetime = Duration::from_millis(ms.unsigned_abs());
     }
-    if let Some(value) = body.get("hints") {
-        settings.hints = match value {
-            Json::Bool(b) => *b,
-            _ => return Err(Refusal::new(400, "hints: expected true or false")),
-        };
+    if let Some(hints) = body.hints {
+        settings.hints = hints;
     }
     Ok(settings)
 }
 
 /// `POST /api/games/{id}/{action}`.
-fn act(game: &mut Game, action: &str, body: &Json) -> Result<Reply, Refusal> {
+fn act(game: &mut Game, action: &str, body: &str) -> Result<Reply, Refusal> {
     match action {
-        "move" => {
-            let text = body
-                .get_str("move")
-                .ok_or_else(|| Refusal::new(400, "move: expected the move, as \"f5\""))?;
-            game.play(text)?;
+        "move" => game.play(&parse::<view::Move>(body)?.mv)?,
+        "undo" => {
+            parse::<view::Nothing>(body)?;
+            game.undo()?;
         }
-        "undo" => game.undo()?,
-        "redo" => game.redo()?,
+        "redo" => {
+            parse::<view::Nothing>(body)?;
+            game.redo()?;
+        }
         "goto" => {
-            let ply = body
-                .get("ply")
-                .and_then(Json::as_i64)
-                .and_then(|n| usize::try_from(n).ok())
-                .ok_or_else(|| {
-                    Refusal::new(400, "ply: expected a number of moves from the start")
-                })?;
+            let ply = usize::try_from(parse::<view::Goto>(body)?.ply)
+                .map_err(|_| Refusal::new(400, "ply: expected a number of moves from the start"))?;
             game.go_to(ply)?;
         }
         "settings" => {
-            let settings = settings(game.settings(), body)?;
+            let body: view::Settings = parse(body)?;
+            if body.variant.is_some() {
+                return Err(Refusal::new(
+                    400,
+                    "variant: a game keeps its variant (start a new game)",
+                ));
+            }
+            let settings = settings(game.settings(), &body)?;
             game.set(settings);
         }
-        "stop" => game.stop(),
-        "load" => {
-            let text = body.get_str("text").ok_or_else(|| {
-                Refusal::new(
-                    400,
-                    "text: expected a GGF record, a position or a move list",
-                )
-            })?;
-            game.load(text)?;
+        "stop" => {
+            parse::<view::Nothing>(body)?;
+            game.stop();
         }
-        "analyze" => game.analyze(),
+        "load" => game.load(&parse::<view::Load>(body)?.text)?,
+        "analyze" => {
+            parse::<view::Nothing>(body)?;
+            game.analyze();
+        }
         _ => return Err(Refusal::new(404, format!("no action '{action}'"))),
     }
-    Ok(Reply::Json(200, game.state()))
+    Ok(reply(200, &game.state()))
 }
 
 /// `GET /api/games/{id}/events`: a new event stream of the game.

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
+use super::view;
 use crate::book::Books;
 use crate::engine::{
     BestMove, BookNote, Engine, GoLimits, GoRequest, Level, MAX_LEVEL, Report, SearchDone,
@@ -18,7 +19,6 @@ use crate::engine::{
 use crate::eval::Evaluators;
 use crate::game::{AnyMove, AnyPosition, Color, GameLine, UnknownName, Variant};
 use crate::ggf::{GgfGame, GgfMove};
-use crate::json::Json;
 use crate::play::loss_mark;
 use crate::play::session::{ggf_header, result_line};
 use crate::protocol::channel_engine;
@@ -251,8 +251,8 @@ pub struct Game {
     generation: u64,
     /// The purpose of the search whose results apply now.
     thinking: Option<Purpose>,
-    /// Its last info, as sent to the page.
-    info: Option<Json>,
+    /// Its last info, as sent to the page (the whole event).
+    info: Option<Arc<str>>,
     /// The book's move for the search running, if it answered from the book.
     book: Option<BookNote>,
     streams: Vec<Sender<Arc<str>>>,
@@ -468,28 +468,24 @@ impl Game {
 
     /// The book's moves of `position` (each `move` and `value`, best
     /// first), empty where the book does not know it.
-    fn book_moves(&self, position: &AnyPosition) -> Json {
+    fn book_moves(&self, position: &AnyPosition) -> Vec<view::BookMove> {
         let board = match position {
             AnyPosition::Othello(p) => p.state().0,
             AnyPosition::Reversed(p) => p.state().0,
-            AnyPosition::TicTacToe(_) => return Json::Array(Vec::new()),
+            AnyPosition::TicTacToe(_) => return Vec::new(),
         };
         let moves = self
             .books
             .of(position.variant())
             .and_then(|book| book.moves(&board))
             .unwrap_or_default();
-        Json::Array(
-            moves
-                .iter()
-                .map(|m| {
-                    Json::object([
-                        ("move", Json::str(m.mv.to_string())),
-                        ("value", Json::from(i64::from(m.value))),
-                    ])
-                })
-                .collect(),
-        )
+        moves
+            .iter()
+            .map(|m| view::BookMove {
+                mv: m.mv.to_string(),
+                value: m.value,
+            })
+            .collect()
     }
 
     /// The first position of the line the analysis has not valued.
@@ -675,9 +671,9 @@ impl Game {
 
     fn on_info(&mut self, info: &SearchInfo) {
         if let Some(tag) = self.current() {
-            let json = info_json(info, tag.purpose, self.book.is_some());
-            self.broadcast("info", &json);
-            self.info = Some(json);
+            let text = event("info", &info_view(info, tag.purpose, self.book.is_some()));
+            self.streams.retain(|s| s.send(Arc::clone(&text)).is_ok());
+            self.info = Some(text);
         }
     }
 
@@ -746,7 +742,7 @@ impl Game {
         let (sender, receiver) = crossbeam_channel::unbounded();
         let _ = sender.send(event("state", &self.state()));
         if let Some(info) = &self.info {
-            let _ = sender.send(event("info", info));
+            let _ = sender.send(Arc::clone(info));
         }
         self.streams.push(sender);
         receiver
@@ -759,34 +755,33 @@ impl Game {
         self.streams.len()
     }
 
-    fn broadcast(&mut self, name: &str, data: &Json) {
+    fn broadcast(&mut self, name: &str, data: &impl serde::Serialize) {
         let text = event(name, data);
         self.streams.retain(|s| s.send(Arc::clone(&text)).is_ok());
     }
 
-    /// The whole state the page draws, as JSON.
-    pub fn state(&self) -> Json {
+    /// The whole state the page draws.
+    pub fn state(&self) -> view::State {
         let position = self.position();
-        let (black, white) = position.counts();
+        let (black_discs, white_discs) = position.counts();
         let moves = self
             .line
             .iter()
             .enumerate()
             .map(|(i, ply)| {
                 let loss = self.loss(i);
-                Json::object([
-                    ("move", Json::str(ply.mv.to_string())),
-                    ("color", Json::str(color_name(ply.color))),
-                    ("by", Json::str(ply.by.name())),
-                    ("score", Json::from(ply.score.map(Score::discs))),
-                    ("exact", Json::from(ply.exact)),
-                    ("book", Json::from(ply.book)),
-                    ("loss", Json::from(loss.map(Score::discs))),
-                    ("mark", Json::str(loss.map_or("", loss_mark))),
-                ])
+                view::Ply {
+                    mv: ply.mv.to_string(),
+                    color: color_name(ply.color),
+                    by: ply.by.name(),
+                    score: ply.score.map(Score::discs),
+                    exact: ply.exact,
+                    book: ply.book,
+                    loss: loss.map(Score::discs),
+                    mark: loss.map_or("", loss_mark),
+                }
             })
             .collect();
-        // The analysis' values from black's view, the start first.
         let values = (0..self.values.len())
             .map(|ply| {
                 let value = self.values[ply]?;
@@ -797,53 +792,40 @@ impl Game {
                 };
                 Some(black.discs())
             })
-            .map(Json::from)
             .collect();
-        let last = self.cursor.checked_sub(1).map(|i| &self.line[i]);
+        let last = self
+            .cursor
+            .checked_sub(1)
+            .map(|i| self.line[i].mv.to_string());
         let strength = self.settings.strength;
-        Json::object([
-            ("id", Json::from(self.id as i64)),
-            ("version", Json::from(self.version as i64)),
-            ("variant", Json::str(position.variant().name())),
-            ("position", Json::str(position.to_string())),
-            ("to_move", Json::str(color_name(position.to_move()))),
-            (
-                "legal",
-                Json::Array(
-                    position
-                        .legal_move_names()
-                        .into_iter()
-                        .filter(|m| m != "pass")
-                        .map(Json::str)
-                        .collect(),
-                ),
-            ),
-            ("black_discs", Json::from(i64::from(black))),
-            ("white_discs", Json::from(i64::from(white))),
-            ("moves", Json::Array(moves)),
-            ("cursor", Json::from(self.cursor as i64)),
-            (
-                "last",
-                Json::from(last.map(|p| Json::str(p.mv.to_string()))),
-            ),
-            ("over", Json::from(position.is_over())),
-            ("result", Json::from(result_line(&position).map(Json::str))),
-            ("black", Json::str(self.settings.black.name())),
-            ("white", Json::str(self.settings.white.name())),
-            ("level", Json::from(i64::from(strength.level))),
-            (
-                "movetime_ms",
-                Json::from(strength.movetime.as_millis() as i64),
-            ),
-            ("hints", Json::from(self.settings.hints)),
-            ("values", Json::Array(values)),
-            ("book", self.book_moves(&position)),
-            ("analysing", Json::from(self.analysing)),
-            (
-                "thinking",
-                Json::from(self.thinking.map(|p| Json::str(p.name()))),
-            ),
-        ])
+        view::State {
+            id: self.id,
+            version: self.version,
+            variant: position.variant().name(),
+            position: position.to_string(),
+            to_move: color_name(position.to_move()),
+            legal: position
+                .legal_move_names()
+                .into_iter()
+                .filter(|m| m != "pass")
+                .collect(),
+            black_discs,
+            white_discs,
+            moves,
+            cursor: self.cursor,
+            last,
+            over: position.is_over(),
+            result: result_line(&position),
+            black: self.settings.black.name(),
+            white: self.settings.white.name(),
+            level: strength.level,
+            movetime_ms: strength.movetime.as_millis() as u64,
+            hints: self.settings.hints,
+            values,
+            book: self.book_moves(&position),
+            analysing: self.analysing,
+            thinking: self.thinking.map(Purpose::name),
+        }
     }
 }
 
@@ -880,38 +862,38 @@ fn color_name(color: Color) -> &'static str {
 }
 
 /// One Server-Sent Event.
-fn event(name: &str, data: &Json) -> Arc<str> {
+fn event(name: &str, data: &impl serde::Serialize) -> Arc<str> {
+    let data = serde_json::to_string(data).expect("the views serialize");
     Arc::from(format!("event: {name}\ndata: {data}\n\n"))
 }
 
-fn info_json(info: &SearchInfo, purpose: Purpose, book: bool) -> Json {
-    let purpose = purpose.name();
-    let moves = |pv: &[AnyMove]| Json::Array(pv.iter().map(|m| Json::str(m.to_string())).collect());
+fn info_view(info: &SearchInfo, purpose: Purpose, book: bool) -> view::Info {
+    let moves = |pv: &[AnyMove]| pv.iter().map(ToString::to_string).collect();
     let lines = info
         .lines
         .iter()
         .filter_map(|line| {
             let first = line.pv.first()?;
-            Some(Json::object([
-                ("move", Json::str(first.to_string())),
-                ("score", Json::from(line.score.discs())),
-                ("exact", Json::from(info.exact)),
-                ("pv", moves(&line.pv)),
-            ]))
+            Some(view::Line {
+                mv: first.to_string(),
+                score: line.score.discs(),
+                exact: info.exact,
+                pv: moves(&line.pv),
+            })
         })
         .collect();
-    Json::object([
-        ("for", Json::str(purpose)),
-        ("depth", Json::from(i64::from(info.depth))),
-        ("seldepth", Json::from(i64::from(info.seldepth))),
-        ("score", Json::from(info.score.discs())),
-        ("exact", Json::from(info.exact)),
-        ("selectivity", Json::from(i64::from(info.selectivity))),
-        ("nodes", Json::from(info.nodes as i64)),
-        ("nps", Json::from(info.nps() as i64)),
-        ("time_ms", Json::from(info.elapsed.as_millis() as i64)),
-        ("book", Json::from(book)),
-        ("pv", moves(&info.pv)),
-        ("lines", Json::Array(lines)),
-    ])
+    view::Info {
+        purpose: purpose.name(),
+        depth: info.depth,
+        seldepth: info.seldepth,
+        score: info.score.discs(),
+        exact: info.exact,
+        selectivity: info.selectivity,
+        nodes: info.nodes,
+        nps: info.nps(),
+        time_ms: info.elapsed.as_millis() as u64,
+        book,
+        pv: moves(&info.pv),
+        lines,
+    }
 }

@@ -9,6 +9,7 @@
 pub mod api;
 pub mod game;
 pub mod page;
+pub mod view;
 
 use std::collections::HashMap;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};

@@ -340,9 +340,34 @@ fn unchunk(mut body: &str) -> String {
     out
 }
 
+/// JSON as the web API and chromedriver speak it.
+pub use serde_json::Value as Json;
+
+/// A string member of a JSON object.
+pub trait JsonExt {
+    /// `self[key]` when it is a string.
+    fn get_str(&self, key: &str) -> Option<&str>;
+}
+
+impl JsonExt for Json {
+    fn get_str(&self, key: &str) -> Option<&str> {
+        self.get(key).and_then(Json::as_str)
+    }
+}
+
+/// A JSON object of these members.
+pub fn object<const N: usize>(members: [(&str, Json); N]) -> Json {
+    Json::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
+}
+
 /// The moves of a web game's state (`orca web`'s JSON).
-pub fn state_moves(state: &orca::json::Json) -> Vec<String> {
-    use orca::json::Json;
+#[allow(dead_code)]
+pub fn state_moves(state: &Json) -> Vec<String> {
     state
         .get("moves")
         .and_then(Json::as_array)

@@ -6,7 +6,7 @@ use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use orca::json::{self, Json};
+use crate::common::{Json, JsonExt};
 
 /// The key W3C WebDriver names an element by.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
@@ -70,7 +70,8 @@ impl Browser {
         let (head, body) = super::http(&self.address, method, path, body, Duration::from_secs(120))
             .expect("the driver answers");
         let text = format!("{head}\r\n\r\n{body}");
-        let reply = json::parse(&body).unwrap_or_else(|e| panic!("{method} {path}: {e}: {text}"));
+        let reply = serde_json::from_str::<Json>(&body)
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}: {text}"));
         let value = reply.get("value").cloned().unwrap_or(Json::Null);
         match value.get("error") {
             Some(_) => Err(value),
@@ -87,14 +88,14 @@ impl Browser {
         self.session_call(
             "POST",
             "/url",
-            &Json::object([("url", Json::str(url))]).to_string(),
+            &super::object([("url", Json::from(url))]).to_string(),
         );
     }
 
     /// Runs `script` (a function body) in the page; what it returns.
     pub fn run(&self, script: &str) -> Json {
-        let body = Json::object([
-            ("script", Json::str(script)),
+        let body = super::object([
+            ("script", Json::from(script)),
             ("args", Json::Array(Vec::new())),
         ]);
         self.session_call("POST", "/execute/sync", &body.to_string())
@@ -119,14 +120,14 @@ impl Browser {
 
     /// The elements matching a CSS selector.
     pub fn find_all(&self, selector: &str) -> Vec<String> {
-        let body = Json::object([
-            ("using", Json::str("css selector")),
-            ("value", Json::str(selector)),
+        let body = super::object([
+            ("using", Json::from("css selector")),
+            ("value", Json::from(selector)),
         ]);
         let found = self.session_call("POST", "/elements", &body.to_string());
         found
             .as_array()
-            .unwrap_or(&[])
+            .map_or(&[][..], Vec::as_slice)
             .iter()
             .filter_map(|e| e.get_str(ELEMENT).map(str::to_string))
             .collect()
@@ -172,7 +173,7 @@ impl Browser {
 
     /// Types `keys` into an element.
     pub fn type_into(&self, element: &str, keys: &str) {
-        let body = Json::object([("text", Json::str(keys))]);
+        let body = super::object([("text", Json::from(keys))]);
         self.session_call(
             "POST",
             &format!("/element/{element}/value"),
@@ -182,7 +183,7 @@ impl Browser {
 
     /// Resizes the window.
     pub fn resize(&self, width: u32, height: u32) {
-        let body = Json::object([
+        let body = super::object([
             ("width", Json::from(i64::from(width))),
             ("height", Json::from(i64::from(height))),
         ]);
