@@ -225,8 +225,8 @@ fn check_xml(svg: &str) -> usize {
 #[test]
 fn the_svg_plot_is_well_formed_and_marks_the_mistakes() {
     let (list, _) = scripted_game();
-    let dir = std::env::temp_dir().join(format!("orca-analyze-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let svg_path = dir.join("game.svg");
     let out = orca(&[
         "analyze",
@@ -264,13 +264,12 @@ fn the_svg_plot_is_well_formed_and_marks_the_mistakes() {
     } else {
         eprintln!("note: rsvg-convert is not available here: the PNG conversion was skipped");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn ggf_and_wthor_games() {
-    let dir = std::env::temp_dir().join(format!("orca-analyze-ggf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let ggf = dir.join("games.ggf");
     std::fs::write(
         &ggf,
@@ -290,7 +289,6 @@ fn ggf_and_wthor_games() {
         "3",
     ]);
     assert_eq!(rows(&stdout(&second)).len(), 3);
-    let _ = std::fs::remove_dir_all(&dir);
 
     let wthor = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/wthor/WTH_1985.wtb");
     let out = orca(&[

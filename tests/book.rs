@@ -10,11 +10,8 @@ use common::{Orca, PATIENCE};
 use orca::game::{AnyPosition, Variant};
 
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("orca-book-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
 }
 
 /// Runs `orca` with `args` to the end: status, stdout, stderr.
@@ -159,8 +156,9 @@ fn book_randomness_draws_among_moves_within_n_discs() {
 
 #[test]
 fn bad_book_files_give_one_line_and_the_engine_plays_on() {
-    let dir = scratch("bad");
-    let (good, _) = tiny_book(&dir, "good.book");
+    let tmp = scratch();
+    let dir = tmp.path();
+    let (good, _) = tiny_book(dir, "good.book");
     let bytes = std::fs::read(&good).unwrap();
     let truncated = dir.join("truncated.book");
     std::fs::write(&truncated, &bytes[..bytes.len() - 5]).unwrap();
@@ -322,15 +320,18 @@ fn show_stats_and_add() {
     let (_, out, _) = orca(&["book", "show", "f5f4g3"]);
     assert!(out.ends_with("not in the book\n"), "{out}");
     // A file of move lists (an openings file) is read line by line.
-    let dir = scratch("stats");
+    let tmp = scratch();
+    let dir = tmp.path();
     let lists = dir.join("lines.txt");
     std::fs::write(&lists, "# two lines\nf5d6c3d3c4\nf5f4g3  # off book\n").unwrap();
     let (status, out, err) = orca(&["book", "stats", "--games", lists.to_str().unwrap()]);
     assert_eq!(status, 0, "{err}");
     assert!(out.contains("\ngames 2: "), "{out}");
 
-    let dir = scratch("add");
-    let (tiny, _) = tiny_book(&dir, "tiny.book");
+    let tmp = scratch();
+
+    let dir = tmp.path();
+    let (tiny, _) = tiny_book(dir, "tiny.book");
     let wider = dir.join("wider.book");
     let line = "f5d6c5f4e3g6f6";
     let linked = |book: &PathBuf| {
@@ -363,8 +364,9 @@ fn show_stats_and_add() {
 
 #[test]
 fn builds_are_reproducible_and_resume_from_the_work_file() {
-    let dir = scratch("repro");
-    let (first, err) = tiny_book(&dir, "a.book");
+    let tmp = scratch();
+    let dir = tmp.path();
+    let (first, err) = tiny_book(dir, "a.book");
     // Off a terminal, progress comes as lines; each pass ends with its
     // count complete.
     let passes: Vec<&str> = err
@@ -386,14 +388,14 @@ fn builds_are_reproducible_and_resume_from_the_work_file() {
         }),
         "{err}"
     );
-    let (second, _) = tiny_book(&dir, "b.book");
+    let (second, _) = tiny_book(dir, "b.book");
     let a = std::fs::read(first).unwrap();
     assert_eq!(a, std::fs::read(&second).unwrap());
     // An interrupted build: half its work file, torn in a record.
     let work = dir.join("b.book.work");
     let bytes = std::fs::read(&work).unwrap();
     std::fs::write(&work, &bytes[..bytes.len() / 2 + 7]).unwrap();
-    let (again, err) = tiny_book(&dir, "b.book");
+    let (again, err) = tiny_book(dir, "b.book");
     assert!(err.contains("ignoring "), "{err}");
     assert!(err.contains(" from the work file"), "{err}");
     assert_eq!(a, std::fs::read(again).unwrap());
@@ -401,7 +403,8 @@ fn builds_are_reproducible_and_resume_from_the_work_file() {
 
 #[test]
 fn edax_export_and_import_keep_the_book() {
-    let dir = scratch("edax");
+    let tmp = scratch();
+    let dir = tmp.path();
     let edax = dir.join("orca.edax.book");
     let back = dir.join("back.book");
     let (status, out, err) = orca(&["book", "export-edax", edax.to_str().unwrap()]);

@@ -342,7 +342,8 @@ fn no_book_searches_the_opening() {
 /// searched without a book.
 #[test]
 fn a_bad_book_file_is_one_line_and_play_goes_on() {
-    let missing = std::env::temp_dir().join(format!("orca-botzone-{}.book", std::process::id()));
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("file.book");
     let path = missing.to_str().unwrap();
     let args = [
         "botzone",

@@ -35,10 +35,8 @@ fn orca(args: &[&str]) -> (i32, String, String) {
 }
 
 /// A fresh directory for this test's files.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("orca-cli-args-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
 }
 
 fn path_text(path: &std::path::Path) -> &str {
@@ -47,7 +45,8 @@ fn path_text(path: &std::path::Path) -> &str {
 
 #[test]
 fn every_time_flag_reads_the_same_syntax() {
-    let dir = temp_dir("times");
+    let tmp = temp_dir();
+    let dir = tmp.path();
     let empty = dir.join("empty.txt");
     std::fs::write(&empty, "").unwrap();
     for (time, seconds) in [
@@ -132,7 +131,6 @@ fn every_time_flag_reads_the_same_syntax() {
     let (code, _, err) = orca(&["gtp", "--movetime", "0"]);
     assert_eq!(code, 2);
     assert!(err.contains("out of range: from 1ms to 3600s"), "{err}");
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -238,18 +236,18 @@ fn train_help_prints_the_default_numbers() {
 fn train_writes_only_where_it_is_told() {
     // Run where a relative weights/ would land in a scratch directory, so that
     // a regression cannot touch the committed files.
-    let dir = temp_dir("train");
+    let tmp = temp_dir();
+    let dir = tmp.path();
     let out = Command::new(env!("CARGO_BIN_EXE_orca"))
         .args(["train", "--variant", "reversed", "--selfplay", "2"])
         .args(["--exact-empties", "6", "--depth", "1", "--epochs", "1"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("run orca");
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--out <FILE>"), "{err}");
     assert!(!dir.join("weights").exists());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -351,7 +349,8 @@ fn bench_accuracy_compares_selectivities_on_a_set() {
 
 #[test]
 fn solving_an_empty_file_is_an_error() {
-    let dir = temp_dir("solve-empty");
+    let tmp = temp_dir();
+    let dir = tmp.path();
     let empty = dir.join("empty.obf");
     std::fs::write(&empty, "\n\n").unwrap();
     let (code, out, err) = orca(&["solve", path_text(&empty)]);
@@ -361,12 +360,12 @@ fn solving_an_empty_file_is_an_error() {
         "{err}"
     );
     assert!(!out.contains("total"), "{out}");
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn an_empty_openings_file_is_named() {
-    let dir = temp_dir("openings-empty");
+    let tmp = temp_dir();
+    let dir = tmp.path();
     let empty = dir.join("empty.txt");
     std::fs::write(&empty, "# only a comment\n").unwrap();
     let (code, _, err) = orca(&[
@@ -383,12 +382,12 @@ fn an_empty_openings_file_is_named() {
         err.trim(),
         format!("orca match: {}: no opening in the file", empty.display())
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn an_unwritable_save_file_is_refused_before_the_game() {
-    let dir = temp_dir("save");
+    let tmp = temp_dir();
+    let dir = tmp.path();
     let missing = dir.join("no-such-dir").join("g.ggf");
     let (code, out, err) = orca_with(
         &["play", "--depth", "1", "--save", path_text(&missing)],
@@ -399,14 +398,13 @@ fn an_unwritable_save_file_is_refused_before_the_game() {
     assert!(err.contains("No such file or directory"), "{err}");
     assert!(out.is_empty(), "no game is played: {out}");
     // A directory is no file either.
-    let (code, _, err) = orca_with(&["play", "--save", path_text(&dir)], "quit\n");
+    let (code, _, err) = orca_with(&["play", "--save", path_text(dir)], "quit\n");
     assert_eq!(code, 2, "{err}");
     // A good path is only checked: no file is left unless a game is saved.
     let good = dir.join("g.ggf");
     let (code, _, _) = orca_with(&["play", "--save", path_text(&good)], "quit\n");
     assert_eq!(code, 0);
     assert!(!good.exists());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The `Hash` range `orca ugi` advertises.
@@ -559,7 +557,8 @@ fn peak_memory_kb(args: &[&str]) -> libc::c_long {
 #[cfg(target_os = "linux")]
 #[test]
 fn idle_solve_threads_hold_no_table() {
-    let dir = temp_dir("threads");
+    let tmp = temp_dir();
+    let dir = tmp.path();
     let one = dir.join("one.obf");
     let file = std::fs::read_to_string("data/obf/fforum-1-19.obf").unwrap();
     std::fs::write(&one, file.lines().next().unwrap()).unwrap();
@@ -574,7 +573,6 @@ fn idle_solve_threads_hold_no_table() {
         err.contains("--jobs 64 capped at 1, the number of positions"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //! The tests hold on a busy machine: an engine that must be on time gets a
 //! margin of seconds ([`SURE`]), one that must be late is late by a minute.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -24,11 +24,8 @@ fn fake() -> String {
 }
 
 /// A fresh directory for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("orca-match-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
 }
 
 /// Runs `orca match` with these engines and extra arguments; returns the
@@ -74,13 +71,14 @@ fn check_records(games: &[GgfGame], variant: Variant) {
 /// A two-game match between two Orcas speaking `proto` at 30 ms a move (and
 /// seconds of margin: losing on time is not what is tested).
 fn orca_against_orca(proto: &str) {
-    let dir = scratch(proto);
+    let tmp = scratch();
+    let dir = tmp.path();
     let engine = |name: &str| match proto {
         "ugi" => format!("name={name} cmd={ORCA} proto=ugi option.Hash=16"),
         _ => format!("name={name} cmd={ORCA} {proto} --hash 16 proto={proto}"),
     };
     let (output, games) = run_match(
-        &dir,
+        dir,
         [&engine("A"), &engine("B")],
         &["--games", "2", "--tc", "movetime=30", "--margin", SURE],
     );
@@ -136,7 +134,8 @@ fn nboard_match_between_two_orcas() {
 #[cfg(unix)]
 #[test]
 fn ugi_match_with_pondering() {
-    let dir = scratch("ponder");
+    let tmp = scratch();
+    let dir = tmp.path();
     let engine = |name: &str, ponder: &str| {
         let log = dir.join(format!("{name}.in"));
         format!(
@@ -145,7 +144,7 @@ fn ugi_match_with_pondering() {
         )
     };
     let (output, games) = run_match(
-        &dir,
+        dir,
         [&engine("P", "on"), &engine("N", "off")],
         &["--games", "2", "--tc", "movetime=30", "--margin", SURE],
     );
@@ -183,9 +182,10 @@ fn ugi_match_with_pondering() {
 /// it loses nearly every game (it plays legal moves throughout).
 #[test]
 fn level_1_loses_to_full_strength() {
-    let dir = scratch("level");
+    let tmp = scratch();
+    let dir = tmp.path();
     let (output, games) = run_match(
-        &dir,
+        dir,
         [
             &format!("name=Weak cmd={ORCA} proto=ugi option.Hash=16 option.Level=1"),
             &format!("name=Full cmd={ORCA} proto=ugi option.Hash=16"),
@@ -210,7 +210,8 @@ fn level_1_loses_to_full_strength() {
 
 #[test]
 fn reversed_clock_match_in_every_protocol() {
-    let dir = scratch("reversed");
+    let tmp = scratch();
+    let dir = tmp.path();
     let fake = fake();
     for proto in ["ugi", "gtp", "nboard"] {
         let orca = match proto {
@@ -219,7 +220,7 @@ fn reversed_clock_match_in_every_protocol() {
         };
         let fake = format!("name=Fake cmd={fake} {proto} proto={proto}");
         let (output, games) = run_match(
-            &dir,
+            dir,
             [&orca, &fake],
             &[
                 "--games",
@@ -279,13 +280,14 @@ fn reversed_clock_match_in_every_protocol() {
 /// summary and the games. The good engine answers at once, with seconds to
 /// spare; a late one is a minute late.
 fn broken(proto: &str, mode: &str) -> (String, Vec<GgfGame>) {
-    let dir = scratch(&format!("{proto}-{mode}"));
+    let tmp = scratch();
+    let dir = tmp.path();
     let fake = fake();
     let good = format!("name=Good cmd={fake} {proto} proto={proto}");
     let bad = format!("name=Bad cmd={fake} {proto} {mode} 3 proto={proto}");
     let started = Instant::now();
     let (output, games) = run_match(
-        &dir,
+        dir,
         [&good, &bad],
         &[
             "--games",
@@ -369,9 +371,10 @@ fn broken_nboard_engines_are_adjudicated() {
 
 #[test]
 fn an_engine_that_will_not_start_stops_the_match_at_once() {
-    let dir = scratch("missing");
+    let tmp = scratch();
+    let dir = tmp.path();
     let (output, games) = run_match(
-        &dir,
+        dir,
         [
             "name=A cmd=/nonexistent/engine",
             &format!("name=B cmd={ORCA}"),
@@ -438,7 +441,8 @@ fn bad_arguments_are_refused() {
 
 #[test]
 fn gtp_engines_need_move_list_openings() {
-    let dir = scratch("gtp-obf");
+    let tmp = scratch();
+    let dir = tmp.path();
     let openings = dir.join("positions.obf");
     std::fs::write(
         &openings,
@@ -447,7 +451,7 @@ fn gtp_engines_need_move_list_openings() {
     .unwrap();
     let fake = fake();
     let (output, _) = run_match(
-        &dir,
+        dir,
         [
             &format!("name=A cmd={fake} gtp proto=gtp"),
             &format!("name=B cmd={fake} ugi"),
@@ -458,7 +462,7 @@ fn gtp_engines_need_move_list_openings() {
     assert!(text(&output.stderr).contains("GTP, which cannot set up a position"));
     // The same positions are fine between UGI and NBoard engines.
     let (output, games) = run_match(
-        &dir,
+        dir,
         [
             &format!("name=A cmd={fake} nboard proto=nboard"),
             &format!("name=B cmd={fake} ugi"),
@@ -484,12 +488,13 @@ fn gtp_engines_need_move_list_openings() {
 
 #[test]
 fn sprt_stops_a_decided_match() {
-    let dir = scratch("sprt");
+    let tmp = scratch();
+    let dir = tmp.path();
     let fake = fake();
     // The fake engine plays the first legal move; Orca at 20 ms beats it
     // every time, so a test of 0 against 400 Elo decides after five pairs.
     let (output, games) = run_match(
-        &dir,
+        dir,
         [
             &format!("name=Orca cmd={ORCA} option.Hash=16"),
             &format!("name=Fake cmd={fake} ugi"),
@@ -579,36 +584,38 @@ fn assert_all_gone(pids: &[u32]) {
 #[cfg(target_os = "linux")]
 #[test]
 fn wrapped_engines_leave_no_process_behind() {
-    let dir = scratch("wrapped");
+    let tmp = scratch();
+    let dir = tmp.path();
     // A hangs (neither quit nor the end of its input ends it); B plays an
     // illegal move in every game, so it is ended and started afresh mid-match.
-    let a = wrapped(&dir, "A", "ugi hang", "ugi");
-    let b = wrapped(&dir, "B", "nboard illegal 2", "nboard");
+    let a = wrapped(dir, "A", "ugi hang", "ugi");
+    let b = wrapped(dir, "B", "nboard illegal 2", "nboard");
     let (output, games) = run_match(
-        &dir,
+        dir,
         [&a, &b],
         &["--games", "2", "--tc", "movetime=500", "--margin", SURE],
     );
     let stdout = text(&output.stdout);
-    let all: Vec<u32> = pids(&dir, "A").into_iter().chain(pids(&dir, "B")).collect();
+    let all: Vec<u32> = pids(dir, "A").into_iter().chain(pids(dir, "B")).collect();
     assert_all_gone(&all);
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("B: 2 illegal move"), "{stdout}");
     assert_eq!(games.len(), 2);
     // Three processes for each start: A once, B for each game.
-    assert_eq!(pids(&dir, "A").len(), 3);
-    assert_eq!(pids(&dir, "B").len(), 6);
+    assert_eq!(pids(dir, "A").len(), 3);
+    assert_eq!(pids(dir, "B").len(), 6);
 }
 
 #[cfg(target_os = "linux")]
 #[test]
 fn an_engine_failing_at_start_leaves_no_process_behind() {
-    let dir = scratch("wrapped-mute");
+    let tmp = scratch();
+    let dir = tmp.path();
     // The wrapped engine speaks GTP, so it never answers `ugi`.
-    let a = wrapped(&dir, "A", "gtp", "ugi");
+    let a = wrapped(dir, "A", "gtp", "ugi");
     let b = format!("name=B cmd={} ugi", fake());
-    let (output, games) = run_match(&dir, [&a, &b], &["--timeout", "1s"]);
-    assert_all_gone(&pids(&dir, "A"));
+    let (output, games) = run_match(dir, [&a, &b], &["--timeout", "1s"]);
+    assert_all_gone(&pids(dir, "A"));
     assert_eq!(output.status.code(), Some(1));
     assert!(
         text(&output.stderr).contains("no ugiok"),
@@ -616,15 +623,16 @@ fn an_engine_failing_at_start_leaves_no_process_behind() {
         text(&output.stderr)
     );
     assert!(games.is_empty());
-    assert_eq!(pids(&dir, "A").len(), 3);
+    assert_eq!(pids(dir, "A").len(), 3);
 }
 
 #[cfg(target_os = "linux")]
 #[test]
 fn ctrl_c_stops_the_match_and_every_engine() {
-    let dir = scratch("ctrl-c");
+    let tmp = scratch();
+    let dir = tmp.path();
     // Wrapped engines that sleep a minute over their first move.
-    let spec = |n: &str| wrapped(&dir, n, "ugi sleep 1", "ugi");
+    let spec = |n: &str| wrapped(dir, n, "ugi sleep 1", "ugi");
     let ggf = dir.join("games.ggf");
     let child = Command::new(ORCA)
         .arg("match")
@@ -645,7 +653,7 @@ fn ctrl_c_stops_the_match_and_every_engine() {
         .unwrap();
     // Wait until both workers run both engines (three pids for each start),
     // then press Ctrl-C.
-    let all = || -> Vec<u32> { pids(&dir, "A").into_iter().chain(pids(&dir, "B")).collect() };
+    let all = || -> Vec<u32> { pids(dir, "A").into_iter().chain(pids(dir, "B")).collect() };
     let deadline = Instant::now() + Duration::from_secs(20);
     while all().len() < 12 {
         if Instant::now() >= deadline {

@@ -214,8 +214,8 @@ fn person_plays_othello_and_reversed_against_orca_to_the_end() {
 
 #[test]
 fn orca_plays_itself_in_each_variant_and_saves_the_record() {
-    let dir = std::env::temp_dir().join(format!("orca-play-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     for variant in Variant::ALL {
         let record = dir.join(format!("{variant}.ggf"));
         let record_arg = record.to_string_lossy().to_string();
@@ -255,7 +255,6 @@ fn orca_plays_itself_in_each_variant_and_saves_the_record() {
             );
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A random reversed-Othello game with a forced pass before its end, found from
@@ -428,7 +427,8 @@ fn hint_gives_a_legal_move_and_its_score() {
 
 #[test]
 fn end_of_input_in_the_middle_of_a_game_ends_cleanly() {
-    let record = std::env::temp_dir().join(format!("orca-play-eof-{}.ggf", std::process::id()));
+    let tmp = tempfile::tempdir().unwrap();
+    let record = tmp.path().join("file.ggf");
     let record_arg = record.to_string_lossy().to_string();
     let mut orca = Orca::start(&["play", "--depth", "1", "--save", &record_arg]);
     orca.send("f5");

@@ -12,11 +12,9 @@ const LABEL_FLAGS: &str = "--variant othello --depth 3 --exact-empties 10 --play
 /// A two-game gate at a short time a move, and a short fit.
 const ROUND_FLAGS: &str = "--games 2 --tc movetime=10 --epochs 3";
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("orca-round-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory, removed with its files when dropped.
+fn temp() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
 }
 
 /// Runs a command; its exit status, stdout and stderr.
@@ -44,23 +42,25 @@ fn shard(dir: &Path, i: u32) -> Vec<u8> {
 }
 
 /// The one labelling run on one machine that each manifest's tasks must equal.
-fn single_machine(name: &str) -> PathBuf {
-    let dir = temp(name);
-    let (code, _, err) = round(&dir, &["--until", "label"]);
+fn single_machine() -> tempfile::TempDir {
+    let tmp = temp();
+    let (code, _, err) = round(tmp.path(), &["--until", "label"]);
     assert_eq!(code, 0, "{err}");
-    dir
+    tmp
 }
 
 /// A directory whose `orca` is the binary under test, first on a PATH.
-fn path_with_orca(name: &str) -> String {
-    let bin = temp(name);
+/// The directory is removed when the one returned is dropped.
+fn path_with_orca() -> (tempfile::TempDir, String) {
+    let bin = temp();
     #[cfg(unix)]
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_orca"), bin.join("orca")).unwrap();
-    format!(
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_orca"), bin.path().join("orca")).unwrap();
+    let path = format!(
         "{}:{}",
-        bin.display(),
+        bin.path().display(),
         std::env::var("PATH").unwrap_or_default()
-    )
+    );
+    (bin, path)
 }
 
 /// The variables the small round overrides in every manifest.
@@ -117,8 +117,9 @@ fn value_after(text: &str, key: &str) -> String {
 
 #[test]
 fn a_round_runs_whole_and_continues_where_it_stopped() {
-    let dir = temp("whole");
-    let (code, out, err) = round(&dir, ROUND_FLAGS.split(' ').collect::<Vec<_>>().as_slice());
+    let tmp = temp();
+    let dir = tmp.path();
+    let (code, out, err) = round(dir, ROUND_FLAGS.split(' ').collect::<Vec<_>>().as_slice());
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("| label |"), "{out}");
     assert!(out.contains("| gate | pairs"), "{out}");
@@ -133,21 +134,21 @@ fn a_round_runs_whole_and_continues_where_it_stopped() {
             .lines()
             .count()
     };
-    assert_eq!(games(&dir), 2);
+    assert_eq!(games(dir), 2);
 
     // Run again: every step's result is there, nothing is redone.
     let candidate = std::fs::read(dir.join("candidate.bin")).unwrap();
-    let (code, again, err) = round(&dir, ROUND_FLAGS.split(' ').collect::<Vec<_>>().as_slice());
+    let (code, again, err) = round(dir, ROUND_FLAGS.split(' ').collect::<Vec<_>>().as_slice());
     assert_eq!(code, 0, "{err}");
     assert_eq!(again, out);
-    assert_eq!(games(&dir), 2);
+    assert_eq!(games(dir), 2);
     assert_eq!(std::fs::read(dir.join("candidate.bin")).unwrap(), candidate);
 
     // A gate cut off before its pair was written plays that pair again.
     std::fs::write(dir.join("gate.txt"), "pair 0: 1").unwrap();
-    let (code, _, err) = round(&dir, ROUND_FLAGS.split(' ').collect::<Vec<_>>().as_slice());
+    let (code, _, err) = round(dir, ROUND_FLAGS.split(' ').collect::<Vec<_>>().as_slice());
     assert_eq!(code, 0, "{err}");
-    assert_eq!(games(&dir), 4);
+    assert_eq!(games(dir), 4);
     let gate = std::fs::read_to_string(dir.join("gate.txt")).unwrap();
     assert!(
         gate.ends_with('\n') && gate.starts_with("pair 0: "),
@@ -157,7 +158,7 @@ fn a_round_runs_whole_and_continues_where_it_stopped() {
 
     // Other settings in the same directory are refused in one line.
     let (code, _, err) = round(
-        &dir,
+        dir,
         &["--games", "4", "--tc", "movetime=10", "--epochs", "3"],
     );
     assert_eq!(code, 2);
@@ -167,8 +168,10 @@ fn a_round_runs_whole_and_continues_where_it_stopped() {
 
 #[test]
 fn a_fit_from_the_current_weights_is_reproducible() {
-    let a = temp("fit-a");
-    let b = temp("fit-b");
+    let a_dir = temp();
+    let a = a_dir.path();
+    let b_dir = temp();
+    let b = b_dir.path();
     for (dir, threads) in [(&a, "1"), (&b, "2")] {
         let (code, _, err) = round(
             dir,
@@ -181,7 +184,7 @@ fn a_fit_from_the_current_weights_is_reproducible() {
         std::fs::read(b.join("candidate.bin")).unwrap()
     );
     for i in 0..3 {
-        assert_eq!(shard(&a, i), shard(&b, i));
+        assert_eq!(shard(a, i), shard(b, i));
     }
 }
 
@@ -193,16 +196,21 @@ struct Cluster {
     round_dir: PathBuf,
     path: String,
     single: PathBuf,
+    /// The directories above, removed with the cluster.
+    _dirs: [tempfile::TempDir; 3],
 }
 
 impl Cluster {
-    fn new(name: &str) -> Cluster {
-        let work = temp(name);
+    fn new() -> Cluster {
+        let work = temp();
+        let (bin, path) = path_with_orca();
+        let single = single_machine();
         Cluster {
-            round_dir: work.join("round"),
-            path: path_with_orca(&format!("{name}-bin")),
-            single: single_machine(&format!("{name}-single")),
-            work,
+            round_dir: work.path().join("round"),
+            path,
+            single: single.path().to_path_buf(),
+            work: work.path().to_path_buf(),
+            _dirs: [work, bin, single],
         }
     }
 
@@ -233,7 +241,7 @@ impl Cluster {
 
 #[test]
 fn kubernetes_tasks_make_the_single_machine_shards() {
-    let cluster = Cluster::new("kubernetes");
+    let cluster = Cluster::new();
     let label = std::fs::read_to_string(deploy("kubernetes/label.yaml")).unwrap();
     let (env, command) = container(&label);
     // The manifest's own numbers agree: one task per shard.
@@ -264,7 +272,7 @@ fn kubernetes_tasks_make_the_single_machine_shards() {
 
 #[test]
 fn slurm_array_tasks_make_the_single_machine_shards() {
-    let cluster = Cluster::new("slurm");
+    let cluster = Cluster::new();
     let script = deploy("slurm/label.sbatch");
     let text = std::fs::read_to_string(&script).unwrap();
     assert_eq!(value_after(&text, "#SBATCH --array="), "0-15");
@@ -307,7 +315,8 @@ fn database(dir: &Path) -> Vec<(String, Vec<u8>)> {
 #[test]
 fn selfplay_manifests_make_the_single_machine_database() {
     // One machine: the chunks 1 to 4 (games 2 to 9) of the small set.
-    let single = temp("selfplay-single");
+    let single_dir = temp();
+    let single = single_dir.path();
     let mut args: Vec<&str> = vec!["selfplay"];
     args.extend(SELFPLAY_FLAGS.split(' '));
     args.extend(["--games", "10", "--first-chunk", "1", "--out"]);
@@ -315,14 +324,14 @@ fn selfplay_manifests_make_the_single_machine_database() {
     let (code, out, err) = output(Command::new(env!("CARGO_BIN_EXE_orca")).args(&args));
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("0 games before, 8 made"), "{out}");
-    let expected = database(&single);
+    let expected = database(single);
     let names: Vec<&str> = expected.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names.len(), 5, "{names:?}");
     assert!(names[..4].iter().all(|n| n.ends_with(".wtb")), "{names:?}");
     assert!(names[0].ends_with("-0001.wtb") && names[3].ends_with("-0004.wtb"));
     assert_eq!(names[4], "sets.txt");
 
-    let path = path_with_orca("selfplay-bin");
+    let (_bin, path) = path_with_orca();
     let overrides = |db: &Path| {
         HashMap::from([
             ("SELFPLAY_FLAGS".to_string(), SELFPLAY_FLAGS.to_string()),
@@ -340,39 +349,42 @@ fn selfplay_manifests_make_the_single_machine_database() {
     let manifest = std::fs::read_to_string(deploy("kubernetes/selfplay.yaml")).unwrap();
     let (env, command) = container(&manifest);
     assert_eq!(value_after(&manifest, "completions:"), env["SHARDS"]);
-    let db = temp("selfplay-kubernetes").join("db");
+    let db_dir = temp();
+    let db = db_dir.path();
     for index in 0..3 {
         run(
             &format!("task {index}"),
-            &db,
+            db,
             Command::new("sh")
                 .args(["-c", &command])
                 .envs(&env)
                 .env("JOB_COMPLETION_INDEX", index.to_string()),
         );
     }
-    assert_eq!(database(&db), expected);
+    assert_eq!(database(db), expected);
 
     let script = deploy("slurm/selfplay.sbatch");
     let text = std::fs::read_to_string(&script).unwrap();
     assert_eq!(value_after(&text, "#SBATCH --array="), "0-15");
-    let db = temp("selfplay-slurm").join("db");
+    let db_dir = temp();
+    let db = db_dir.path();
     for index in 0..3 {
         run(
             &format!("task {index}"),
-            &db,
+            db,
             Command::new("bash")
                 .arg(&script)
                 .env("SLURM_ARRAY_TASK_ID", index.to_string())
                 .env("SLURM_ARRAY_TASK_COUNT", "3"),
         );
     }
-    assert_eq!(database(&db), expected);
+    assert_eq!(database(db), expected);
 }
 
 #[test]
 fn selfplay_refuses_what_it_cannot_play() {
-    let dir = temp("selfplay-refused");
+    let tmp = temp();
+    let dir = tmp.path();
     let out = dir.to_str().unwrap();
     let (code, _, err) = output(Command::new(env!("CARGO_BIN_EXE_orca")).args([
         "selfplay",

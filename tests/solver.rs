@@ -151,8 +151,8 @@ fn orca(args: &[&str]) -> (i32, String) {
 
 #[test]
 fn orca_solve_prints_the_table_and_checks_the_file() {
-    let dir = std::env::temp_dir().join(format!("orca-solve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let good = dir.join("good.obf");
     let lines: Vec<String> = problems("fforum-1-19")
         .iter()
@@ -221,8 +221,8 @@ fn the_engine_solves_exactly_inside_go() {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "needs a release build")]
 fn parallel_solves_agree_with_the_files() {
-    let dir = std::env::temp_dir().join(format!("orca-psolve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let sample = dir.join("hard-20-sample.obf");
     let lines: Vec<String> = problems("hard-20")
         .iter()
@@ -252,5 +252,4 @@ fn parallel_solves_agree_with_the_files() {
             );
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
 }

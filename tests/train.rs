@@ -18,15 +18,10 @@ fn orca(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("orca-train-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 #[test]
 fn smoke_training_of_both_variants_writes_loadable_weights() {
-    let othello = temp("othello.bin");
+    let tmp = tempfile::tempdir().unwrap();
+    let othello = tmp.path().join("othello.bin");
     let (code, out, err) = orca(&[
         "train",
         "--variant",
@@ -50,7 +45,7 @@ fn smoke_training_of_both_variants_writes_loadable_weights() {
     let w = Weights::load(&othello).unwrap();
     assert_eq!(w.variant, Variant::Othello);
 
-    let reversed = temp("reversed.bin");
+    let reversed = tmp.path().join("reversed.bin");
     let (code, out, err) = orca(&[
         "train",
         "--variant",
@@ -86,8 +81,9 @@ fn smoke_training_of_both_variants_writes_loadable_weights() {
 
 #[test]
 fn the_same_seed_gives_the_same_weights() {
-    let a = temp("a.bin");
-    let b = temp("b.bin");
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("a.bin");
+    let b = tmp.path().join("b.bin");
     for (path, threads) in [(&a, "1"), (&b, "2")] {
         let (code, _, err) = orca(&[
             "train",
@@ -115,10 +111,11 @@ fn the_same_seed_gives_the_same_weights() {
 
 #[test]
 fn missing_or_damaged_weights_are_refused_clearly() {
+    let tmp = tempfile::tempdir().unwrap();
     let (code, _, err) = orca(&["bench", "--weights", "/nonexistent/weights.bin"]);
     assert_eq!(code, 1);
     assert!(err.contains("cannot read the weights file"), "{err}");
-    let damaged = temp("damaged.bin");
+    let damaged = tmp.path().join("damaged.bin");
     let mut bytes = Weights::zero(Variant::Othello).to_bytes();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x55;
@@ -126,7 +123,7 @@ fn missing_or_damaged_weights_are_refused_clearly() {
     let (code, _, err) = orca(&["bench", "--weights", damaged.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("damaged"), "{err}");
-    let nowhere = temp("tictactoe.bin");
+    let nowhere = tmp.path().join("tictactoe.bin");
     let (code, _, err) = orca(&[
         "train",
         "--variant",
@@ -191,8 +188,9 @@ fn measured(out: &str) -> usize {
 
 #[test]
 fn shards_concatenate_and_fit() {
-    let a = temp("a.shard");
-    let b = temp("b.shard");
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("a.shard");
+    let b = tmp.path().join("b.shard");
     for path in [&a, &b] {
         let _ = std::fs::remove_file(path);
     }
@@ -202,7 +200,7 @@ fn shards_concatenate_and_fit() {
     let (code, _, err) = generate("1/2", "80", &b);
     assert_eq!(code, 0, "{err}");
     // `cat a b > both` reads as the union of the two.
-    let both = temp("both.shard");
+    let both = tmp.path().join("both.shard");
     let mut bytes = std::fs::read(&a).unwrap();
     bytes.extend(std::fs::read(&b).unwrap());
     std::fs::write(&both, &bytes).unwrap();
@@ -223,7 +221,7 @@ fn shards_concatenate_and_fit() {
     assert_eq!(out_both, out_two);
     // A fit from the shards alone writes loadable weights and compares them
     // with the built-in ones on the held-out games.
-    let weights = temp("fit.bin");
+    let weights = tmp.path().join("fit.bin");
     let (code, out, err) = orca(&[
         "train",
         "fit",
@@ -244,18 +242,19 @@ fn shards_concatenate_and_fit() {
 
 #[test]
 fn damaged_shards_are_refused_in_one_line() {
-    let good = temp("good.shard");
+    let tmp = tempfile::tempdir().unwrap();
+    let good = tmp.path().join("good.shard");
     let _ = std::fs::remove_file(&good);
     let (code, _, err) = generate("0/1", "40", &good);
     assert_eq!(code, 0, "{err}");
     let bytes = std::fs::read(&good).unwrap();
-    let cut = temp("cut.shard");
+    let cut = tmp.path().join("cut.shard");
     std::fs::write(&cut, &bytes[..bytes.len() - 7]).unwrap();
-    let flipped = temp("flipped.shard");
+    let flipped = tmp.path().join("flipped.shard");
     let mut damaged = bytes.clone();
     damaged[bytes.len() / 2] ^= 0x04;
     std::fs::write(&flipped, &damaged).unwrap();
-    let other = temp("other.shard");
+    let other = tmp.path().join("other.shard");
     std::fs::write(&other, b"not a shard, just some text that goes on").unwrap();
     let cases = [
         (&cut, "cut off"),
@@ -272,7 +271,7 @@ fn damaged_shards_are_refused_in_one_line() {
                     good.to_str().unwrap(),
                     path.to_str().unwrap(),
                     "--out",
-                    temp("never.bin").to_str().unwrap(),
+                    tmp.path().join("never.bin").to_str().unwrap(),
                 ][..if command == "fit" { 7 } else { 5 }],
             );
             assert_eq!(code, 1, "{command} {path:?}: {err}");
@@ -284,7 +283,7 @@ fn damaged_shards_are_refused_in_one_line() {
             assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         }
     }
-    assert!(!temp("never.bin").exists());
+    assert!(!tmp.path().join("never.bin").exists());
     // `gen` continues a cut-off file, and refuses a damaged one or one made
     // with other settings, leaving it as it was.
     let (code, out, err) = generate("0/1", "40", &cut);
@@ -298,7 +297,7 @@ fn damaged_shards_are_refused_in_one_line() {
     let (code, _, err) = generate("0/2", "40", &good);
     assert_eq!(code, 1);
     assert!(err.contains("shards 1 in the file, 2 asked"), "{err}");
-    let (code, _, err) = generate("2/2", "40", &temp("bad-index.shard"));
+    let (code, _, err) = generate("2/2", "40", &tmp.path().join("bad-index.shard"));
     assert_eq!(code, 2, "{err}");
     let (code, _, err) = orca(&[
         "train",
@@ -308,10 +307,10 @@ fn damaged_shards_are_refused_in_one_line() {
         "--shard-weight",
         "0",
         "--out",
-        temp("never.bin").to_str().unwrap(),
+        tmp.path().join("never.bin").to_str().unwrap(),
     ]);
     assert_eq!(code, 2, "{err}");
-    assert!(!temp("never.bin").exists());
+    assert!(!tmp.path().join("never.bin").exists());
     let (code, _, err) = orca(&["train", "measure", "--shards", "/nonexistent/x.shard"]);
     assert_eq!(code, 1);
     assert!(err.contains("/nonexistent/x.shard"), "{err}");
@@ -319,8 +318,8 @@ fn damaged_shards_are_refused_in_one_line() {
 
 #[test]
 fn a_self_play_database_is_measured_and_fitted() {
-    let dir = temp("database");
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("database");
     let db = dir.to_str().unwrap();
     let (code, out, err) = orca(&[
         "selfplay",
@@ -347,7 +346,7 @@ fn a_self_play_database_is_measured_and_fitted() {
     assert!(out.contains("of 6 games"), "{out}");
     assert!(out.contains("outcome MAE"), "{out}");
     assert!(measured(&out) > 6 * 10, "{out}");
-    let weights = temp("database.bin");
+    let weights = tmp.path().join("database.bin");
     let (code, out, err) = orca(&[
         "train",
         "fit",
@@ -382,5 +381,4 @@ fn a_self_play_database_is_measured_and_fitted() {
     let (code, _, err) = orca(&["train", "measure", "--database", "data/obf"]);
     assert_eq!(code, 1);
     assert!(err.contains("sets.txt"), "{err}");
-    std::fs::remove_dir_all(dir).unwrap();
 }

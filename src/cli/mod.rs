@@ -12,6 +12,7 @@ mod match_cmd;
 mod openings;
 mod perft;
 mod play;
+mod progress;
 mod round;
 mod selfplay;
 mod solve;

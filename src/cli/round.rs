@@ -306,18 +306,16 @@ fn label(args: &RoundArgs, current: &Arc<Weights>) -> Result<(), i32> {
             Arc::clone(current),
             args.threads,
         );
-        let mut shown = false;
+        let bar = super::progress::stderr_bar(&format!(
+            "{CONTEXT}: labelling shard {i}/{}: {{wide_bar}} {{pos}}/{{len}} positions, {{msg}} games",
+            args.shards
+        ));
         let report = generate::run(&config, &path, &mut |p| {
-            shown = true;
-            eprint!(
-                "\r{CONTEXT}: labelling shard {i}/{}: {}/{} positions, {} games",
-                args.shards, p.positions, p.target, p.blocks
-            );
-            let _ = io::stderr().flush();
+            bar.set_length(p.target as u64);
+            bar.set_position(p.positions.min(p.target) as u64);
+            bar.set_message(p.blocks.to_string());
         });
-        if shown {
-            eprintln!();
-        }
+        bar.finish_and_clear();
         match report {
             Ok(r) if r.positions > 0 => log_cpu(&args.dir, "label", r.seconds, args.threads),
             Ok(_) => {}
@@ -615,9 +613,8 @@ mod tests {
 
     #[test]
     fn a_cut_off_gate_line_is_ignored() {
-        let dir = std::env::temp_dir().join(format!("orca-round-unit-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("gate.txt");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gate.txt");
         fs::write(&path, "pair 0: 1.5\npair 3: 2\npair 9: 0.5\npair 4: 1").unwrap();
         assert_eq!(pair_numbers(&path), BTreeSet::from([0, 3, 9]));
         fs::write(&path, "pair 0: 2.5\nnonsense\npair 1: 0\n").unwrap();

@@ -1,11 +1,9 @@
 //! `orca selfplay`: grows the self-play game database, with a progress bar
 //! on a terminal (a line a chunk otherwise) and a summary on stdout.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use orca::game::Variant;
 use orca::train::database::{self, CHUNK_GAMES, SelfPlayConfig};
 
@@ -91,16 +89,10 @@ pub fn run(args: &SelfPlayArgs) -> i32 {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("data/selfplay").join(args.variant.to_string()));
-    let terminal = std::io::stderr().is_terminal();
-    let bar = ProgressBar::hidden();
-    if terminal {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template(
-            "chunk {msg} {wide_bar} {pos}/{len} games, {per_sec}, about {eta} left",
-        ) {
-            bar.set_style(style);
-        }
-    }
+    let terminal = super::progress::on_terminal();
+    let bar = super::progress::stderr_bar(
+        "chunk {msg} {wide_bar} {pos}/{len} games, {per_sec}, about {eta} left",
+    );
     let mut last_chunk = None;
     let result = database::run(&config, &dir, &mut |p| {
         bar.set_length(p.target);

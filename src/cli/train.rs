@@ -1,7 +1,6 @@
 //! `orca train`: regenerates the evaluation weights from the shipped data,
 //! with a progress bar on stderr and a summary on stdout.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -294,17 +293,6 @@ fn defaults(help: &str, value: impl Fn(&TrainConfig) -> String) -> String {
     }
 }
 
-fn bar(done: usize, total: usize) -> String {
-    let width = 30;
-    let filled = done * width / total.max(1);
-    format!(
-        "[{}{}] {:>3}%",
-        "#".repeat(filled),
-        ".".repeat(width - filled),
-        done * 100 / total.max(1)
-    )
-}
-
 /// Trains and writes the weights; returns the exit status.
 pub fn run(args: &TrainArgs) -> i32 {
     match &args.command {
@@ -370,13 +358,16 @@ fn fit_and_report(
     extra: &[train::fit::Sample],
     out: &Path,
 ) -> Result<(Weights, String), i32> {
+    let bar =
+        super::progress::stderr_bar("labelling games {wide_bar} {pos}/{len}, about {eta} left");
     let result = train::run_with(config, extra, &mut |p| match p {
         Progress::Lines { done, total } => {
-            eprint!("\rlabelling games  {} {done}/{total}", bar(done, total));
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
             if done == total {
-                eprintln!();
+                bar.finish_and_clear();
+                eprintln!("labelling games: {total} done");
             }
-            let _ = std::io::stderr().flush();
         }
         Progress::Stage(r, seconds) => eprintln!(
             "fitted stage {:>2} ({:>2}-{:>2} empties): {} samples, test error {:.2} discs, {seconds:.1} s",
@@ -470,21 +461,17 @@ fn run_gen(args: &GenArgs) -> i32 {
         .label
         .config(args.shard, args.positions, weights, args.threads);
     let (i, n) = args.shard;
+    let bar = super::progress::stderr_bar(&format!(
+        "shard {i}/{n}: {{wide_bar}} {{pos}}/{{len}} positions, {{msg}} games, about {{eta}} left"
+    ));
     let result = generate::run(&config, &args.out, &mut |p| {
-        eprint!(
-            "\rshard {i}/{n}: {} {}/{} positions, {} games",
-            bar(p.positions.min(p.target), p.target),
-            p.positions,
-            p.target,
-            p.blocks
-        );
-        let _ = std::io::stderr().flush();
+        bar.set_length(p.target as u64);
+        bar.set_position(p.positions.min(p.target) as u64);
+        bar.set_message(p.blocks.to_string());
     });
+    bar.finish_and_clear();
     match result {
         Ok(r) => {
-            if r.blocks > 0 {
-                eprintln!();
-            }
             if r.dropped_bytes > 0 {
                 println!(
                     "dropped a cut-off last block ({} bytes) and continued",

@@ -36,13 +36,8 @@ pub struct EngineSpec {
 /// What is wrong with an engine spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SpecError {
-    /// A quote is not closed: the quote character and the whole spec.
-    Unclosed {
-        /// The quote character.
-        quote: char,
-        /// The spec as given.
-        text: String,
-    },
+    /// A quote is not closed, or a backslash ends the spec: the whole spec.
+    Unclosed(String),
     /// `proto=` names no protocol.
     Protocol(UnknownName),
     /// An `option.` word without `=VALUE`.
@@ -66,7 +61,9 @@ pub enum SpecError {
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SpecError::Unclosed { quote, text } => write!(f, "unclosed {quote} in '{text}'"),
+            SpecError::Unclosed(text) => {
+                write!(f, "unclosed quote or a backslash at the end in '{text}'")
+            }
             SpecError::Protocol(e) => e.fmt(f),
             SpecError::NotAnOption(word) => write!(f, "'{word}' is not option.NAME=VALUE"),
             SpecError::Unexpected(word) => write!(
@@ -100,7 +97,9 @@ impl FromStr for EngineSpec {
     /// `name=`, `proto=`, `ponder=` or `option.X=` word. Quotes group words with spaces. `proto` defaults to
     /// ugi and `name` to the program's file name.
     fn from_str(text: &str) -> Result<EngineSpec, SpecError> {
-        let words = split_words(text)?;
+        // Words as a POSIX shell splits them (quotes group, a backslash
+        // escapes), by the shlex crate.
+        let words = shlex::split(text).ok_or_else(|| SpecError::Unclosed(text.to_string()))?;
         let mut name = None;
         let mut command: Option<Vec<String>> = None;
         let mut protocol = Protocol::Ugi;
@@ -161,53 +160,6 @@ impl FromStr for EngineSpec {
             ponder,
         })
     }
-}
-
-/// Splits on whitespace; single and double quotes group, a backslash escapes
-/// the next character outside single quotes.
-fn split_words(text: &str) -> Result<Vec<String>, SpecError> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' | '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        None => {
-                            return Err(SpecError::Unclosed {
-                                quote: c,
-                                text: text.to_string(),
-                            });
-                        }
-                        Some(q) if q == c => break,
-                        Some('\\') if c == '"' => word.extend(chars.next()),
-                        Some(other) => word.push(other),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                word.extend(chars.next());
-            }
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
 }
 
 /// What is wrong with a time control.

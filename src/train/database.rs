@@ -687,10 +687,9 @@ pub fn samples(games: &[DatabaseGame], test_every: u64, weight: f32) -> Vec<Samp
 mod tests {
     use super::*;
 
-    fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("orca-selfplay-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
+    /// A fresh directory, removed with its files when dropped.
+    fn temp() -> tempfile::TempDir {
+        tempfile::tempdir().unwrap()
     }
 
     fn config(variant: Variant, games: u64) -> SelfPlayConfig {
@@ -788,18 +787,19 @@ mod tests {
     #[test]
     fn games_are_legal_exact_at_the_end_and_the_same_on_any_threads_or_shards() {
         for variant in [Variant::Othello, Variant::Reversed] {
-            let one = temp(&format!("one-{variant}"));
+            let one_dir = temp();
+            let one = one_dir.path();
             let config = config(variant, 7);
             let set = SetSettings::new(&config);
-            let report = run(&config, &one, &mut |_| {}).unwrap();
+            let report = run(&config, one, &mut |_| {}).unwrap();
             assert_eq!((report.games, report.kept_games), (7, 0));
             // Chunks of 3: two whole and one of a game.
             let sizes: Vec<u64> = (0..3)
-                .map(|c| std::fs::metadata(set.chunk_path(&one, c)).unwrap().len())
+                .map(|c| std::fs::metadata(set.chunk_path(one, c)).unwrap().len())
                 .collect();
             let whole = (HEADER_BYTES + 3 * GAME_BYTES) as u64;
             assert_eq!(sizes, [whole, whole, (HEADER_BYTES + GAME_BYTES) as u64]);
-            let games = read(&one).unwrap();
+            let games = read(one).unwrap();
             assert_eq!(games.len(), 7);
             assert!(games.iter().all(|g| g.solve_empties == set.solve_empties));
             let all = samples(&games, 0, 1.0);
@@ -813,70 +813,71 @@ mod tests {
                 check_games::<false>(&games, &set);
             }
             // Two threads, and two shards, make the same files.
-            let two = temp(&format!("two-{variant}"));
+            let two_dir = temp();
+            let two = two_dir.path();
             let threads = SelfPlayConfig {
                 threads: 2,
                 ..config.clone()
             };
-            run(&threads, &two, &mut |_| {}).unwrap();
-            let sharded = temp(&format!("shards-{variant}"));
+            run(&threads, two, &mut |_| {}).unwrap();
+            let sharded_dir = temp();
+            let sharded = sharded_dir.path();
             for shard in 0..2 {
                 let part = SelfPlayConfig {
                     shard,
                     shards: 2,
                     ..config.clone()
                 };
-                run(&part, &sharded, &mut |_| {}).unwrap();
+                run(&part, sharded, &mut |_| {}).unwrap();
             }
             for c in 0..3 {
-                let bytes = std::fs::read(set.chunk_path(&one, c)).unwrap();
-                assert_eq!(std::fs::read(set.chunk_path(&two, c)).unwrap(), bytes);
-                assert_eq!(std::fs::read(set.chunk_path(&sharded, c)).unwrap(), bytes);
+                let bytes = std::fs::read(set.chunk_path(one, c)).unwrap();
+                assert_eq!(std::fs::read(set.chunk_path(two, c)).unwrap(), bytes);
+                assert_eq!(std::fs::read(set.chunk_path(sharded, c)).unwrap(), bytes);
             }
             let manifest = std::fs::read_to_string(one.join(MANIFEST)).unwrap();
             assert_eq!(manifest, format!("{} {set}\n", set.id()));
-            assert_eq!(variant_of(&one).unwrap(), variant);
-            for dir in [one, two, sharded] {
-                std::fs::remove_dir_all(dir).unwrap();
-            }
+            assert_eq!(variant_of(one).unwrap(), variant);
         }
     }
 
     #[test]
     fn a_stopped_run_continues_and_a_larger_one_grows_the_set() {
-        let whole = temp("whole");
+        let whole_dir = temp();
+        let whole = whole_dir.path();
         let config = config(Variant::Othello, 5);
         let set = SetSettings::new(&config);
-        run(&config, &whole, &mut |_| {}).unwrap();
+        run(&config, whole, &mut |_| {}).unwrap();
         // Fewer games first, then a write cut off in the middle of a record
         // and before the count: the next run drops it and plays it again.
-        let cut = temp("cut");
+        let cut_dir = temp();
+        let cut = cut_dir.path();
         run(
             &SelfPlayConfig {
                 games: 4,
                 ..config.clone()
             },
-            &cut,
+            cut,
             &mut |_| {},
         )
         .unwrap();
-        let last = set.chunk_path(&cut, 1);
+        let last = set.chunk_path(cut, 1);
         let mut file = OpenOptions::new().append(true).open(&last).unwrap();
         file.write_all(&[56, 64, 33]).unwrap();
         drop(file);
-        let report = run(&config, &cut, &mut |_| {}).unwrap();
+        let report = run(&config, cut, &mut |_| {}).unwrap();
         assert_eq!(
             (report.kept_games, report.games, report.dropped_bytes),
             (4, 1, 3)
         );
         for c in 0..2 {
             assert_eq!(
-                std::fs::read(set.chunk_path(&cut, c)).unwrap(),
-                std::fs::read(set.chunk_path(&whole, c)).unwrap()
+                std::fs::read(set.chunk_path(cut, c)).unwrap(),
+                std::fs::read(set.chunk_path(whole, c)).unwrap()
             );
         }
         // Nothing left to do: nothing changes.
-        let again = run(&config, &cut, &mut |_| {}).unwrap();
+        let again = run(&config, cut, &mut |_| {}).unwrap();
         assert_eq!((again.games, again.kept_games), (0, 5));
         // Other weights make another set beside it, with other games.
         let mut other = (*config.weights).clone();
@@ -887,8 +888,8 @@ mod tests {
         };
         let other_set = SetSettings::new(&other);
         assert_ne!(other_set.id(), set.id());
-        run(&other, &cut, &mut |_| {}).unwrap();
-        assert_eq!(read(&cut).unwrap().len(), 10);
+        run(&other, cut, &mut |_| {}).unwrap();
+        assert_eq!(read(cut).unwrap().len(), 10);
         assert_eq!(
             std::fs::read_to_string(cut.join(MANIFEST))
                 .unwrap()
@@ -902,45 +903,43 @@ mod tests {
             ..config.clone()
         };
         std::fs::copy(
-            set.chunk_path(&cut, 0),
-            SetSettings::new(&deeper).chunk_path(&cut, 0),
+            set.chunk_path(cut, 0),
+            SetSettings::new(&deeper).chunk_path(cut, 0),
         )
         .unwrap();
-        let err = run(&deeper, &cut, &mut |_| {}).unwrap_err();
+        let err = run(&deeper, cut, &mut |_| {}).unwrap_err();
         assert!(
             err.to_string().contains("does not belong to this set"),
             "{err}"
         );
-        for dir in [whole, cut] {
-            std::fs::remove_dir_all(dir).unwrap();
-        }
     }
 
     #[test]
     fn a_chunk_another_run_writes_is_left_to_it() {
-        let dir = temp("busy");
+        let tmp = temp();
+        let dir = tmp.path();
         let config = config(Variant::Othello, 6);
         let set = SetSettings::new(&config);
-        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(dir).unwrap();
         let held = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
-            .open(set.chunk_path(&dir, 0))
+            .open(set.chunk_path(dir, 0))
             .unwrap();
         held.lock().unwrap();
-        let report = run(&config, &dir, &mut |_| {}).unwrap();
+        let report = run(&config, dir, &mut |_| {}).unwrap();
         assert_eq!(report.busy_chunks, [0]);
         assert_eq!(report.games, 3);
         drop(held);
-        let report = run(&config, &dir, &mut |_| {}).unwrap();
+        let report = run(&config, dir, &mut |_| {}).unwrap();
         assert_eq!((report.games, report.busy_chunks.len()), (3, 0));
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn impossible_settings_are_refused() {
-        let dir = temp("bad");
+        let tmp = temp();
+        let dir = tmp.path();
         for (bad, message) in [
             (
                 SelfPlayConfig {
@@ -980,9 +979,8 @@ mod tests {
                 "other variant",
             ),
         ] {
-            let err = run(&bad, &dir, &mut |_| {}).unwrap_err();
+            let err = run(&bad, dir, &mut |_| {}).unwrap_err();
             assert!(err.to_string().contains(message), "{err}");
         }
-        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -697,22 +697,14 @@ mod tests {
         }
     }
 
-    fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("orca-generate-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
-    }
-
     /// The same settings give the same bytes with one thread or two, in one
     /// run or continued after a stop, and positions are never repeated.
     #[test]
     fn shards_are_reproducible_and_resumable() {
-        let one = temp("one.shard");
-        let two = temp("two.shard");
-        let resumed = temp("resumed.shard");
-        for path in [&one, &two, &resumed] {
-            let _ = std::fs::remove_file(path);
-        }
+        let dir = tempfile::tempdir().unwrap();
+        let one = dir.path().join("one.shard");
+        let two = dir.path().join("two.shard");
+        let resumed = dir.path().join("resumed.shard");
         let mut c = config(Variant::Reversed);
         let report = run(&c, &one, &mut |_| {}).unwrap();
         assert!(report.positions >= 100 && report.blocks >= 2, "{report:?}");
