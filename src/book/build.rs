@@ -86,7 +86,7 @@ struct Cache {
 impl Cache {
     /// Reads the work file (the records before any torn one) and opens it
     /// for appending; no file: valuations are kept in memory only.
-    fn open(path: Option<&Path>, report: &mut dyn Report) -> Result<Cache, String> {
+    fn open(path: Option<&Path>, report: &mut dyn BuildLog) -> Result<Cache, String> {
         let mut done = HashMap::new();
         let Some(path) = path else {
             return Ok(Cache { done, file: None });
@@ -184,14 +184,14 @@ pub struct Progress {
 /// Where a build tells how it goes: notes worth keeping, and its progress
 /// after every position valued (a progress bar on a terminal, a line now
 /// and then in a log: [`Lines`]).
-pub trait Report {
+pub trait BuildLog {
     /// What was read, each round's result, the end.
     fn note(&mut self, line: &str);
     /// After every position valued.
     fn progress(&mut self, progress: &Progress);
 }
 
-/// A [`Report`] as lines: every note, and the progress at most every two
+/// A [`BuildLog`] as lines: every note, and the progress at most every two
 /// seconds and at the end of each pass.
 pub struct Lines<F: FnMut(&str)> {
     out: F,
@@ -208,7 +208,7 @@ impl<F: FnMut(&str)> Lines<F> {
     }
 }
 
-impl<F: FnMut(&str)> Report for Lines<F> {
+impl<F: FnMut(&str)> BuildLog for Lines<F> {
     fn note(&mut self, line: &str) {
         (self.out)(line);
     }
@@ -246,7 +246,7 @@ pub struct Builder<'a, const R: bool, E: Evaluator<Othello<R>>> {
     reused: usize,
     started: Instant,
     pass: u32,
-    report: &'a mut dyn Report,
+    report: &'a mut dyn BuildLog,
 }
 
 /// Rounds a score in [`DISC`] units to whole discs.
@@ -265,7 +265,7 @@ impl<'a, const R: bool, E: Evaluator<Othello<R>>> Builder<'a, R, E> {
         depth: u32,
         book: Option<&Book>,
         work: Option<&Path>,
-        report: &'a mut dyn Report,
+        report: &'a mut dyn BuildLog,
     ) -> Result<Self, String> {
         let cache = Cache::open(work, report)?;
         let tt = TranspositionTable::try_new(TABLE_MB).map_err(|e| e.to_string())?;
@@ -648,7 +648,7 @@ pub fn build(
     config: &BuildConfig,
     evaluators: &Evaluators,
     work: Option<&Path>,
-    report: &mut dyn Report,
+    report: &mut dyn BuildLog,
 ) -> Result<Book, String> {
     match config.variant {
         Variant::Othello => build_with(&evaluators.othello, config, work, report),
@@ -661,7 +661,7 @@ fn build_with<const R: bool, E: Evaluator<Othello<R>>>(
     eval: &E,
     config: &BuildConfig,
     work: Option<&Path>,
-    report: &mut dyn Report,
+    report: &mut dyn BuildLog,
 ) -> Result<Book, String> {
     let mut lines = wthor_lines(&config.wthor)?;
     let games = lines.len();
@@ -713,7 +713,7 @@ pub fn add_lines(
     depth: u32,
     evaluators: &Evaluators,
     work: Option<&Path>,
-    report: &mut dyn Report,
+    report: &mut dyn BuildLog,
 ) -> Result<Book, String> {
     fn with<const R: bool, E: Evaluator<Othello<R>>>(
         eval: &E,
@@ -722,7 +722,7 @@ pub fn add_lines(
         plies: u32,
         depth: u32,
         work: Option<&Path>,
-        report: &mut dyn Report,
+        report: &mut dyn BuildLog,
     ) -> Result<Book, String> {
         let mut builder = Builder::<R, E>::new(eval, depth, Some(book), work, report)?;
         // The book's own positions keep the depth they were valued at.

@@ -64,7 +64,7 @@ pub struct AnalyzeArgs {
 
 /// A game to analyse: where it starts, its moves, who played.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct AnalyzedGame {
     start: AnyPosition,
     moves: Vec<AnyMove>,
     black: String,
@@ -116,7 +116,7 @@ fn parse_move_list(text: &str, variant: Variant) -> Result<(AnyPosition, Vec<Any
 }
 
 /// The game an argument names.
-fn load(args: &AnalyzeArgs) -> Result<Game, String> {
+fn load(args: &AnalyzeArgs) -> Result<AnalyzedGame, String> {
     if args.variant == Variant::TicTacToe {
         return Err("analyze plays othello or reversed".into());
     }
@@ -124,7 +124,7 @@ fn load(args: &AnalyzeArgs) -> Result<Game, String> {
     if !path.is_file() {
         let (start, moves) = parse_move_list(&args.game, args.variant)
             .map_err(|e| format!("'{}' is no file, and as a move list: {e}", args.game))?;
-        return Ok(Game {
+        return Ok(AnalyzedGame {
             start,
             moves,
             black: "black".into(),
@@ -146,7 +146,7 @@ fn load(args: &AnalyzeArgs) -> Result<Game, String> {
         let replay = game
             .replay()
             .map_err(|e| format!("{} game {}: {e}", path.display(), index + 1))?;
-        return Ok(Game {
+        return Ok(AnalyzedGame {
             start: AnyPosition::start(Variant::Othello),
             moves: replay.moves.into_iter().map(AnyMove::Othello).collect(),
             black: format!("player #{}", game.black_player),
@@ -157,7 +157,7 @@ fn load(args: &AnalyzeArgs) -> Result<Game, String> {
     if !text.contains("(;") {
         let (start, moves) = parse_move_list(&text, args.variant)
             .map_err(|e| format!("{}: neither GGF nor a move list: {e}", path.display()))?;
-        return Ok(Game {
+        return Ok(AnalyzedGame {
             start,
             moves,
             black: "black".into(),
@@ -182,7 +182,7 @@ fn load(args: &AnalyzeArgs) -> Result<Game, String> {
         .map_err(|e| format!("{} game {}: {e}", path.display(), index + 1))?;
     ggf.position()
         .map_err(|e| format!("{} game {}: {e}", path.display(), index + 1))?;
-    Ok(Game {
+    Ok(AnalyzedGame {
         start: ggf.start,
         moves: ggf.moves.iter().map(|m| AnyMove::Othello(m.mv)).collect(),
         black: ggf.property("PB").unwrap_or("black").to_string(),
@@ -268,7 +268,7 @@ impl Searcher {
 }
 
 fn analyze(
-    game: &Game,
+    game: &AnalyzedGame,
     args: &AnalyzeArgs,
     evaluators: Arc<Evaluators>,
 ) -> Result<Vec<Row>, String> {
@@ -334,7 +334,7 @@ fn color_name(color: Color) -> &'static str {
 }
 
 /// The table of moves and the summary per player.
-fn report(game: &Game, rows: &[Row], args: &AnalyzeArgs, elapsed: Duration) -> String {
+fn report(game: &AnalyzedGame, rows: &[Row], args: &AnalyzeArgs, elapsed: Duration) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "black: {}   white: {}", game.black, game.white);
     let _ = writeln!(

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use orca::book::build::{
-    BuildConfig, Lines, Progress, Report, add_lines, build, progress_line, wthor_lines,
+    BuildConfig, BuildLog, Lines, Progress, add_lines, build, progress_line, wthor_lines,
 };
 use orca::book::{Book, edax, format};
 use orca::eval::Evaluators;
@@ -201,7 +201,7 @@ pub fn run(args: &BookArgs) -> i32 {
 
 /// Where `build` and `add` tell how they go, on stderr: a progress bar on
 /// a terminal, lines now and then otherwise (logs, pipes, tests).
-fn reporter() -> Box<dyn Report> {
+fn reporter() -> Box<dyn BuildLog> {
     if std::io::stderr().is_terminal() {
         Box::new(Bar::new())
     } else {
@@ -229,7 +229,7 @@ impl Bar {
     }
 }
 
-impl Report for Bar {
+impl BuildLog for Bar {
     fn note(&mut self, line: &str) {
         self.bar.println(line);
     }

@@ -54,7 +54,7 @@ pub struct Config {
 
 /// A game as far as the requests tell it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Game {
+pub struct BotzoneGame {
     /// The position now.
     pub position: AnyPosition,
     /// Orca's colour.
@@ -103,7 +103,7 @@ pub fn response_line(mv: Option<Square>) -> String {
     format!("{{\"response\":{{\"x\":{x},\"y\":{y}}}}}")
 }
 
-impl Game {
+impl BotzoneGame {
     /// `color` played `mv` (`None`: passed). A pass of the side to move is
     /// played only when it has no move; a move of the side not to move is
     /// accepted when the side to move must pass (the pass is put in).
@@ -138,7 +138,7 @@ impl Game {
     ///
     /// # Errors
     /// A message saying what does not fit.
-    pub fn replay(history: &Json) -> Result<Game, String> {
+    pub fn replay(history: &Json) -> Result<BotzoneGame, String> {
         let requests = history
             .get("requests")
             .and_then(Json::as_array)
@@ -163,7 +163,7 @@ impl Game {
         } else {
             Color::White
         };
-        let mut game = Game {
+        let mut game = BotzoneGame {
             position: AnyPosition::start(Variant::Othello),
             me,
         };
@@ -226,7 +226,7 @@ pub fn run(
         Ok(engine) => engine,
         Err(e) => return super::start_failed(&e),
     };
-    let mut game: Option<Game> = None;
+    let mut game: Option<BotzoneGame> = None;
     let mut pending = String::new();
     let mut first_turn = true;
     loop {
@@ -275,7 +275,7 @@ pub fn run(
         };
         pending.clear();
         let updated = classify(json).and_then(|request| match (request, game) {
-            (Request::History(history), _) => Game::replay(&history),
+            (Request::History(history), _) => BotzoneGame::replay(&history),
             (Request::Move(mv), Some(mut g)) => {
                 g.apply(g.me.opposite(), mv)?;
                 Ok(g)
@@ -317,7 +317,7 @@ pub fn run(
 fn choose(
     engine: &crate::engine::Engine,
     reports: &crossbeam_channel::Receiver<crate::engine::Report>,
-    game: &Game,
+    game: &BotzoneGame,
     config: &Config,
     received: Instant,
 ) -> Option<Square> {
@@ -354,8 +354,8 @@ fn choose(
 mod tests {
     use super::*;
 
-    fn game(text: &str) -> Result<Game, String> {
-        Game::replay(&serde_json::from_str(text).unwrap())
+    fn game(text: &str) -> Result<BotzoneGame, String> {
+        BotzoneGame::replay(&serde_json::from_str(text).unwrap())
     }
 
     /// Botzone's start position has black on (x 3, y 4) and (x 4, y 3):

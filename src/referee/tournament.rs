@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
-use super::client::{Client, Fault, Settings, connect, side_index};
+use super::client::{Client, ClientSettings, Fault, connect, side_index};
 use super::game::{self, Forfeit, Interrupted, Played, Termination};
 use super::openings::Opening;
 use super::spec::{EngineSpec, Protocol};
@@ -327,7 +327,7 @@ pub fn run(
     on_game: impl FnMut(&GameResult, &Tally) + Send,
 ) -> Result<(Tally, Ending), MatchError> {
     config.validate()?;
-    let settings = Settings {
+    let settings = ClientSettings {
         variant: config.variant,
         time: config.time,
         silence: config.silence,
@@ -417,7 +417,7 @@ impl<F: FnMut(&GameResult, &Tally)> Books<F> {
 /// One worker: a process of each engine, playing game after game.
 struct Worker<'a> {
     config: &'a MatchConfig,
-    settings: &'a Settings,
+    settings: &'a ClientSettings,
     seats: [Option<Box<dyn Client>>; 2],
 }
 

@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::selfplay::{LineConfig, self_play};
-use super::shard::{self, Block, Record, Settings, ShardError, Source};
+use super::shard::{self, Block, Record, ShardError, ShardSettings, Source};
 use crate::eval::DISC;
 use crate::eval::trained::{TrainedEval, Weights};
 use crate::game::{Board, Othello, Variant};
@@ -76,10 +76,10 @@ pub struct GenConfig {
 
 impl GenConfig {
     /// What goes into every block's header.
-    pub fn settings(&self) -> Settings {
+    pub fn settings(&self) -> ShardSettings {
         let bytes = self.weights.to_bytes();
         let sum = bytes[bytes.len() - 8..].try_into().expect("8 bytes");
-        Settings {
+        ShardSettings {
             variant: self.variant,
             exact_empties: self.exact_empties as u8,
             depth: self.depth as u8,
@@ -349,7 +349,7 @@ pub(crate) fn parallel<T: Sync, R: Send>(
 }
 
 /// The settings that differ, as `name file-value/asked-value`.
-fn differences(file: &Settings, asked: &Settings) -> String {
+fn differences(file: &ShardSettings, asked: &ShardSettings) -> String {
     let fields: [(&str, String, String); 12] = [
         (
             "variant",
@@ -406,7 +406,7 @@ fn differences(file: &Settings, asked: &Settings) -> String {
 
 /// What an existing file holds, checked against `settings`: its blocks and
 /// where the whole ones end (a cut-off last block is dropped).
-fn existing(out: &Path, settings: &Settings) -> Result<(Vec<Block>, usize, usize), GenError> {
+fn existing(out: &Path, settings: &ShardSettings) -> Result<(Vec<Block>, usize, usize), GenError> {
     let bytes = match std::fs::read(out) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),

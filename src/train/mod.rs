@@ -440,7 +440,7 @@ mod tests {
     /// Shard positions are kept once up to symmetry, held out game by game.
     #[test]
     fn shard_samples_are_deduplicated_and_split_by_game() {
-        let settings = shard::Settings {
+        let settings = shard::ShardSettings {
             variant: Variant::Othello,
             exact_empties: 20,
             depth: 14,

@@ -17,7 +17,7 @@ use crate::eval::Evaluator;
 use crate::game::{Board, Color, Game, Move, Othello};
 use crate::rng::Rng;
 use crate::score::Score;
-use crate::search::endgame::{Discs, OrderWeights, Settings, Solver};
+use crate::search::endgame::{Discs, OrderWeights, Solver, SolverSettings};
 use crate::search::{Limits, TranspositionTable, think};
 
 /// A game: its positions in order and black's final disc difference under the
@@ -58,7 +58,7 @@ impl Default for LineConfig {
 /// frozen: their move choices make the self-play lines, so the committed
 /// weights stay what `orca train` makes only while these stay as they are.
 /// The solver's own settings may move on; these change with new weights.
-pub(crate) const SOLVER_SETTINGS: Settings = Settings {
+pub(crate) const SOLVER_SETTINGS: SolverSettings = SolverSettings {
     order: OrderWeights {
         mobility: 64,
         corner_reply: 64,

@@ -44,7 +44,7 @@ const CHECKSUM_BYTES: usize = 8;
 /// How a shard's positions were made and labelled: the same in every block
 /// of one `orca train gen` run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
+pub struct ShardSettings {
     /// Standard or reversed Othello.
     pub variant: Variant,
     /// Positions with at most this many empty squares are solved exactly.
@@ -104,7 +104,7 @@ impl Record {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     /// How they were made.
-    pub settings: Settings,
+    pub settings: ShardSettings,
     /// The block's place in its shard.
     pub index: u32,
     /// Where the game comes from.
@@ -288,7 +288,7 @@ fn parse_block(bytes: &[u8], offset: usize) -> Result<(Block, usize), ShardError
         1 => Variant::Reversed,
         _ => return Err(invalid("variant")),
     };
-    let settings = Settings {
+    let settings = ShardSettings {
         variant,
         exact_empties: f.u8(),
         depth: f.u8(),
@@ -404,8 +404,8 @@ pub fn canonical(board: &Board) -> (u64, u64) {
 mod tests {
     use super::*;
 
-    fn settings() -> Settings {
-        Settings {
+    fn settings() -> ShardSettings {
+        ShardSettings {
             variant: Variant::Reversed,
             exact_empties: 18,
             depth: 12,

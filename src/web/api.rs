@@ -11,7 +11,7 @@ use tiny_http::{Header, Method, Request, Response, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::game::{Game, GameError, Player, Settings, lock};
+use super::game::{GameError, GameSettings, Player, WebGame, lock};
 use super::{MAX_STREAMS, Web, page, view};
 use crate::engine::MAX_LEVEL;
 use crate::game::Variant;
@@ -198,14 +198,14 @@ fn parse<T: DeserializeOwned>(text: &str) -> Result<T, Refusal> {
 
 /// `POST /api/games`: a new game (variant and settings optional).
 fn create(web: &Web, body: &str) -> Result<Reply, Refusal> {
-    let body: view::Settings = parse(body)?;
+    let body: view::SettingsRequest = parse(body)?;
     let variant = match &body.variant {
         None => Variant::Othello,
         Some(name) => name
             .parse::<Variant>()
             .map_err(|e| Refusal::new(400, format!("variant: {e}")))?,
     };
-    let settings = settings(Settings::default(), &body)?;
+    let settings = settings(GameSettings::default(), &body)?;
     let id = web
         .next_id
         .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -219,7 +219,7 @@ fn create(web: &Web, body: &str) -> Result<Reply, Refusal> {
             ),
         ));
     }
-    let game = Game::start(
+    let game = WebGame::start(
         id,
         variant,
         settings,
@@ -234,7 +234,7 @@ fn create(web: &Web, body: &str) -> Result<Reply, Refusal> {
 
 /// The settings of `body` over `base`: `black`, `white` (`person` or
 /// `orca`), `level` (1-20), `movetime_ms`, `hints`.
-fn settings(base: Settings, body: &view::Settings) -> Result<Settings, Refusal> {
+fn settings(base: GameSettings, body: &view::SettingsRequest) -> Result<GameSettings, Refusal> {
     let mut settings = base;
     for (key, slot, value) in [
         ("black", &mut settings.black, &body.black),
@@ -272,7 +272,7 @@ fn settings(base: Settings, body: &view::Settings) -> Result<Settings, Refusal> 
 }
 
 /// `POST /api/games/{id}/{action}`.
-fn act(game: &mut Game, action: &str, body: &str) -> Result<Reply, Refusal> {
+fn act(game: &mut WebGame, action: &str, body: &str) -> Result<Reply, Refusal> {
     match action {
         "move" => game.play(&parse::<view::Move>(body)?.mv)?,
         "undo" => {
@@ -289,7 +289,7 @@ fn act(game: &mut Game, action: &str, body: &str) -> Result<Reply, Refusal> {
             game.go_to(ply)?;
         }
         "settings" => {
-            let body: view::Settings = parse(body)?;
+            let body: view::SettingsRequest = parse(body)?;
             if body.variant.is_some() {
                 return Err(Refusal::new(
                     400,
@@ -314,7 +314,7 @@ fn act(game: &mut Game, action: &str, body: &str) -> Result<Reply, Refusal> {
 }
 
 /// `GET /api/games/{id}/events`: a new event stream of the game.
-fn subscribe(game: &mut Game) -> Result<Reply, Refusal> {
+fn subscribe(game: &mut WebGame) -> Result<Reply, Refusal> {
     if game.live_streams() >= MAX_STREAMS {
         return Err(Refusal::new(
             503,

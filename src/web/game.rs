@@ -85,7 +85,7 @@ impl Default for Strength {
 
 /// The settings of a game the page may change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
+pub struct GameSettings {
     /// Who plays black (X in tic-tac-toe).
     pub black: Player,
     /// Who plays white (O).
@@ -96,9 +96,9 @@ pub struct Settings {
     pub hints: bool,
 }
 
-impl Default for Settings {
+impl Default for GameSettings {
     fn default() -> Self {
-        Settings {
+        GameSettings {
             black: Player::Person,
             white: Player::Orca,
             strength: Strength::default(),
@@ -107,7 +107,7 @@ impl Default for Settings {
     }
 }
 
-impl Settings {
+impl GameSettings {
     fn player(&self, color: Color) -> Player {
         match color {
             Color::Black => self.black,
@@ -232,7 +232,7 @@ struct Tag {
 }
 
 /// One game and its engine.
-pub struct Game {
+pub struct WebGame {
     id: u64,
     start: AnyPosition,
     line: Vec<Ply>,
@@ -242,7 +242,7 @@ pub struct Game {
     values: Vec<Option<Value>>,
     /// Whether the analysis of the line is under way.
     analysing: bool,
-    settings: Settings,
+    settings: GameSettings,
     /// The opening books, to mark the book's moves of the position shown.
     books: Arc<Books>,
     engine: Engine,
@@ -263,7 +263,7 @@ pub struct Game {
     pub last_seen: Instant,
 }
 
-impl Game {
+impl WebGame {
     /// A new game of `variant` with its engine, whose reports a thread of
     /// its own feeds back into the game.
     ///
@@ -272,13 +272,13 @@ impl Game {
     pub fn start(
         id: u64,
         variant: Variant,
-        settings: Settings,
+        settings: GameSettings,
         evaluators: Arc<Evaluators>,
         books: Arc<Books>,
-    ) -> Result<Arc<Mutex<Game>>, String> {
+    ) -> Result<Arc<Mutex<WebGame>>, String> {
         let (engine, reports) =
             channel_engine(GAME_HASH_MB, evaluators).map_err(|e| e.to_string())?;
-        let game = Arc::new(Mutex::new(Game {
+        let game = Arc::new(Mutex::new(WebGame {
             id,
             start: AnyPosition::start(variant),
             line: Vec::new(),
@@ -553,13 +553,13 @@ impl Game {
     }
 
     /// Changes who plays, Orca's strength or the hints.
-    pub fn set(&mut self, settings: Settings) {
+    pub fn set(&mut self, settings: GameSettings) {
         self.settings = settings;
         self.changed();
     }
 
     /// The settings.
-    pub fn settings(&self) -> Settings {
+    pub fn settings(&self) -> GameSettings {
         self.settings
     }
 
@@ -831,12 +831,12 @@ impl Game {
 
 /// Locks a game, whatever a panicking holder left (the state is still whole:
 /// every change is made under the lock in one step).
-pub fn lock(game: &Mutex<Game>) -> std::sync::MutexGuard<'_, Game> {
+pub fn lock(game: &Mutex<WebGame>) -> std::sync::MutexGuard<'_, WebGame> {
     game.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Feeds the engine's reports into the game while the game lives.
-fn pump(game: &Weak<Mutex<Game>>, reports: &Receiver<Report>) {
+fn pump(game: &Weak<Mutex<WebGame>>, reports: &Receiver<Report>) {
     loop {
         let report = match reports.recv_timeout(Duration::from_secs(1)) {
             Ok(report) => report,

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use crate::book::Books;
 use crate::eval::Evaluators;
-use game::{Game, lock};
+use game::{WebGame, lock};
 
 /// The limits of one server.
 #[derive(Clone, Copy, Debug)]
@@ -49,7 +49,7 @@ pub const MAX_STREAMS: usize = 4;
 
 /// The server's shared state: the open games.
 pub struct Web {
-    games: Mutex<HashMap<u64, Arc<Mutex<Game>>>>,
+    games: Mutex<HashMap<u64, Arc<Mutex<WebGame>>>>,
     next_id: AtomicU64,
     handlers: AtomicUsize,
     config: WebConfig,
@@ -71,12 +71,12 @@ impl Web {
         }
     }
 
-    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Mutex<Game>>>> {
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Mutex<WebGame>>>> {
         self.games.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The game `id`, touched (it is in use).
-    pub fn game(&self, id: u64) -> Option<Arc<Mutex<Game>>> {
+    pub fn game(&self, id: u64) -> Option<Arc<Mutex<WebGame>>> {
         let game = self.games().get(&id).cloned()?;
         lock(&game).last_seen = std::time::Instant::now();
         Some(game)
@@ -99,7 +99,7 @@ impl Web {
     /// Closes the games nobody looks at: no event stream open and no
     /// request for [`WebConfig::idle`].
     pub fn sweep(&self) {
-        let games: Vec<(u64, Arc<Mutex<Game>>)> = self
+        let games: Vec<(u64, Arc<Mutex<WebGame>>)> = self
             .games()
             .iter()
             .map(|(id, game)| (*id, Arc::clone(game)))

@@ -105,7 +105,7 @@ pub struct Error {
 /// `POST /api/games` and `POST .../settings`: every field optional.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Settings {
+pub struct SettingsRequest {
     /// `othello`, `reversed` or `tictactoe` (a new game only).
     pub variant: Option<String>,
     /// `person` or `orca`.
@@ -149,13 +149,13 @@ mod tests {
 
     #[test]
     fn unknown_fields_and_wrong_types_are_refused() {
-        assert!(serde_json::from_str::<Settings>(r#"{"level": 3, "colour": "x"}"#).is_err());
-        assert!(serde_json::from_str::<Settings>(r#"{"hints": "yes"}"#).is_err());
-        assert!(serde_json::from_str::<Settings>(r#"{"movetime_ms": 1.5}"#).is_err());
+        assert!(serde_json::from_str::<SettingsRequest>(r#"{"level": 3, "colour": "x"}"#).is_err());
+        assert!(serde_json::from_str::<SettingsRequest>(r#"{"hints": "yes"}"#).is_err());
+        assert!(serde_json::from_str::<SettingsRequest>(r#"{"movetime_ms": 1.5}"#).is_err());
         assert!(serde_json::from_str::<Move>(r#"{"mv": "f5"}"#).is_err());
         assert!(serde_json::from_str::<Move>("[1, 2]").is_err());
         assert!(serde_json::from_str::<Nothing>(r#"{"x": 1}"#).is_err());
-        let s: Settings = serde_json::from_str(r#"{"level": 3, "black": "orca"}"#).unwrap();
+        let s: SettingsRequest = serde_json::from_str(r#"{"level": 3, "black": "orca"}"#).unwrap();
         assert_eq!((s.level, s.black.as_deref()), (Some(3), Some("orca")));
         let m: Move = serde_json::from_str(r#"{"move": "f5"}"#).unwrap();
         assert_eq!(m.mv, "f5");

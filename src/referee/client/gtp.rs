@@ -16,7 +16,7 @@
 
 use std::time::Duration;
 
-use super::{ClockView, Fault, Link, Reply, Settings, Turn, seconds_text, side_index};
+use super::{ClientSettings, ClockView, Fault, Link, Reply, Turn, seconds_text, side_index};
 use crate::game::{AnyPosition, Color, Move, Variant};
 use crate::search::time::TimeControl;
 
@@ -39,7 +39,7 @@ impl GtpClient {
     ///
     /// # Errors
     /// The engine does not answer, or refuses the variant.
-    pub fn connect(link: Link, settings: &Settings) -> Result<GtpClient, Fault> {
+    pub fn connect(link: Link, settings: &ClientSettings) -> Result<GtpClient, Fault> {
         let mut client = GtpClient {
             link,
             time: settings.time,

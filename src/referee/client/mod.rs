@@ -150,7 +150,7 @@ pub trait Client: Send {
 
 /// What every client needs to know about the match.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct ClientSettings {
     /// The game played.
     pub variant: Variant,
     /// The time control (GTP and NBoard tell it to the engine up front).
@@ -165,7 +165,7 @@ pub struct Settings {
 ///
 /// # Errors
 /// The program cannot be started, or the protocol's opening fails.
-pub fn connect(spec: &EngineSpec, settings: &Settings) -> Result<Box<dyn Client>, Fault> {
+pub fn connect(spec: &EngineSpec, settings: &ClientSettings) -> Result<Box<dyn Client>, Fault> {
     let process = EngineProcess::spawn(
         &spec.name,
         &spec.program,

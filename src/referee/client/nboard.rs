@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-use super::{Fault, Link, Reply, Settings, Turn};
+use super::{ClientSettings, Fault, Link, Reply, Turn};
 use crate::game::{AnyPosition, Variant};
 use crate::ggf::{GgfClock, GgfGame, GgfMove};
 use crate::search::time::TimeControl;
@@ -36,7 +36,7 @@ impl NboardClient {
     ///
     /// # Errors
     /// The engine does not answer.
-    pub fn connect(mut link: Link, settings: &Settings) -> Result<NboardClient, Fault> {
+    pub fn connect(mut link: Link, settings: &ClientSettings) -> Result<NboardClient, Fault> {
         link.send("nboard 2")?;
         link.send(&format!("set depth {DEPTH}"))?;
         let mut client = NboardClient {

@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-use super::{ClockView, Fault, Link, Reply, Settings, Turn, side_index};
+use super::{ClientSettings, ClockView, Fault, Link, Reply, Turn, side_index};
 use crate::game::{AnyPosition, Color, Variant};
 use crate::referee::spec::EngineSpec;
 
@@ -35,7 +35,7 @@ impl UgiClient {
     pub fn connect(
         mut link: Link,
         spec: &EngineSpec,
-        settings: &Settings,
+        settings: &ClientSettings,
     ) -> Result<UgiClient, Fault> {
         link.send("ugi")?;
         let mut options = Vec::new();

@@ -49,7 +49,7 @@ pub use parallel::BusyTable;
 use probcut::{SELECTIVE_EMPTIES, SELECTIVE_Z};
 pub use score::Discs;
 use settings::{LARGE_SETTINGS, REVERSED_LARGE_SETTINGS, SMALL_SETTINGS};
-pub(crate) use settings::{OrderWeights, Settings};
+pub(crate) use settings::{OrderWeights, SolverSettings};
 
 /// From this many empties a solve is "large": its windows are clamped to
 /// +-64, it starts with a window of `ASPIRATION_WINDOW` discs either side of a
@@ -122,7 +122,7 @@ pub struct Solver<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> {
     indexed: bool,
     /// [`SMALL_SETTINGS`], or the large settings of these rules once a large
     /// solve started ([`Self::settings_for_root`]).
-    settings: Settings,
+    settings: SolverSettings,
     /// The marks of the children being searched, shared with the other
     /// threads of a parallel solve ([`parallel`]); `None` alone.
     busy: Option<&'a BusyTable>,
@@ -171,7 +171,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// This solver with `settings` for its small solves, in place of
     /// [`SMALL_SETTINGS`]; a large root still takes the large settings of its
     /// rules ([`Self::settings_for_root`]). Training names its own, frozen.
-    pub(crate) fn with_settings(mut self, settings: Settings) -> Self {
+    pub(crate) fn with_settings(mut self, settings: SolverSettings) -> Self {
         self.settings = settings;
         self
     }

@@ -113,7 +113,7 @@ pub(super) const REVERSED_LARGE_ORDER: OrderWeights = OrderWeights {
 /// which a solve takes at its root
 /// ([`Solver::settings_for_root`](super::Solver::settings_for_root)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Settings {
+pub(crate) struct SolverSettings {
     /// The weights of the fastest-first ranking.
     pub(crate) order: OrderWeights,
     /// Whether the shallow search that ranks no moves (at 5 empties in large
@@ -145,7 +145,7 @@ pub(crate) struct Settings {
 /// [`LARGE_SOLVE_EMPTIES`](super::LARGE_SOLVE_EMPTIES)). They equal training's
 /// frozen [`crate::train::selfplay::SOLVER_SETTINGS`], but only training needs
 /// those to stay as they are.
-pub(super) const SMALL_SETTINGS: Settings = Settings {
+pub(super) const SMALL_SETTINGS: SolverSettings = SolverSettings {
     order: SMALL_ORDER,
     square_classes: false,
     etc_empties: ETC_EMPTIES,
@@ -156,7 +156,7 @@ pub(super) const SMALL_SETTINGS: Settings = Settings {
 };
 
 /// The settings of large solves under standard rules.
-pub(super) const LARGE_SETTINGS: Settings = Settings {
+pub(super) const LARGE_SETTINGS: SolverSettings = SolverSettings {
     order: LARGE_ORDER,
     square_classes: true,
     etc_empties: LARGE_ETC_EMPTIES,
@@ -168,7 +168,7 @@ pub(super) const LARGE_SETTINGS: Settings = Settings {
 
 /// The settings of large solves under reversed rules: their own order, and
 /// no square classes (they cost nodes there).
-pub(super) const REVERSED_LARGE_SETTINGS: Settings = Settings {
+pub(super) const REVERSED_LARGE_SETTINGS: SolverSettings = SolverSettings {
     order: REVERSED_LARGE_ORDER,
     square_classes: false,
     ..LARGE_SETTINGS

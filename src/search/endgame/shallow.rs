@@ -17,7 +17,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
     /// Null-window search of a position with few empties: no table, no move
     /// list, the moves tried square by square, those of odd quadrants first
     /// (parity), in large solves corners first and X-squares last within each
-    /// group ([`Settings::square_classes`](super::settings::Settings::square_classes)).
+    /// group ([`SolverSettings::square_classes`](super::settings::SolverSettings::square_classes)).
     /// Fail-soft. The search below runs with the instruction set this CPU
     /// allows ([`crate::cpu`]).
     #[inline]
@@ -172,7 +172,7 @@ impl<'a, const REVERSED: bool, E: Evaluator<Othello<REVERSED>>> Solver<'a, REVER
         /// [`Self::shallow`] at 6 and 7 empties ([`LARGE_SHALLOW`]) in large solves,
         /// `moves` being the legal moves: the moves ranked fastest first by the
         /// replies they leave (corner replies weighted) and parity, the weights of
-        /// [`Settings::order`](super::settings::Settings::order), without the table.
+        /// [`SolverSettings::order`](super::settings::SolverSettings::order), without the table.
         /// The replies, once found, are passed on to the child's search. Cheaper than
         /// the full ranking of [`Self::order`] and nearly as good this near the end.
         fn shallow_fastest_first / fastest_first_fast / fastest_first_portable #[inline(never)]
