@@ -13,7 +13,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::game::{AnyPosition, Board, Color, LineError, Move, Variant};
 use crate::search::time::Clock;
@@ -582,6 +582,84 @@ impl fmt::Display for GgfGame {
     }
 }
 
+/// GGF records hold Othello games only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotOthello;
+
+impl fmt::Display for NotOthello {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("GGF records hold Othello games; tic-tac-toe games cannot be saved")
+    }
+}
+
+impl std::error::Error for NotOthello {}
+
+/// A GGF record of a game from `start` that reached `end`, its moves yet
+/// to be added: the place, date, players (black, white), result and type.
+///
+/// # Errors
+/// [`NotOthello`] for tic-tac-toe.
+pub fn header(
+    start: AnyPosition,
+    end: AnyPosition,
+    place: &str,
+    date: &str,
+    [black, white]: [&str; 2],
+) -> Result<GgfGame, NotOthello> {
+    let game_type = match start.variant() {
+        Variant::Othello => "8",
+        Variant::Reversed => "8a",
+        Variant::TicTacToe => return Err(NotOthello),
+    };
+    let mut record = GgfGame::new(start);
+    record.set_property("PC", place);
+    record.set_property("DT", date);
+    record.set_property("PB", black);
+    record.set_property("PW", white);
+    let result = end
+        .black_score()
+        .map_or_else(|| "?".to_string(), |score| format!("{score:+}.000"));
+    record.set_property("RE", &result);
+    record.set_property("TY", game_type);
+    Ok(record)
+}
+
+/// The date of a game record in the form GGS archives use
+/// (`2003.08.22_16:24:40.UTC`), computed here so no date crate is needed.
+pub fn date(time: SystemTime) -> String {
+    let seconds = time
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs());
+    let (year, month, day) = civil_from_days((seconds / 86_400) as i64);
+    let in_day = seconds % 86_400;
+    format!(
+        "{year:04}.{month:02}.{day:02}_{:02}:{:02}:{:02}.UTC",
+        in_day / 3600,
+        in_day / 60 % 60,
+        in_day % 60
+    )
+}
+
+/// The Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * shifted_month + 2) / 5 + 1) as u32;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -792,5 +870,16 @@ mod tests {
         assert_eq!(parse_duration("1:2:3:4"), None);
         assert_eq!(format_duration(Duration::from_secs(3723)), "1:02:03");
         assert_eq!(format_duration(Duration::from_millis(1500)), "0:01.5");
+    }
+
+    #[test]
+    fn record_dates_are_utc_calendar_dates() {
+        assert_eq!(date(UNIX_EPOCH), "1970.01.01_00:00:00.UTC");
+        // 2000-02-29 12:34:56 UTC, a leap day in a year divisible by 400.
+        let leap = UNIX_EPOCH + Duration::from_secs(951_827_696);
+        assert_eq!(date(leap), "2000.02.29_12:34:56.UTC");
+        // 2024-12-31 23:59:59 UTC, the last second of a leap year.
+        let end = UNIX_EPOCH + Duration::from_secs(1_735_689_599);
+        assert_eq!(date(end), "2024.12.31_23:59:59.UTC");
     }
 }

@@ -1,15 +1,27 @@
 //! Orca: an Othello, reversed-Othello and tic-tac-toe engine.
 //!
-//! The crate is laid out by concern, after the engines the field holds up:
-//! [`game`] holds the rules on bitboards and their notation, [`obf`] reads endgame
-//! problem files, [`perft`] counts move-generation leaves, [`play`] is the
-//! game flow of `orca play`, a person's game against Orca in the terminal,
-//! [`referee`] runs engine-against-engine matches (`orca match`), and
-//! [`wthor`] reads the WTHOR game databases.
+//! The crate is laid out by concern, in layers that import downwards only
+//! (docs/layout.md):
+//!
+//! - rules and notation: [`game`] (bitboards, moves, positions, results in
+//!   words), [`score`] (one score type), [`duration`] (the time syntax of
+//!   flags), [`rng`];
+//! - files: [`ggf`] (game records), [`wthor`] (game databases), [`obf`]
+//!   (endgame problems);
+//! - evaluation and search: [`eval`] (hand-made and trained patterns),
+//!   [`search`] (the midgame search, the exact solver, the table, time),
+//!   [`book`] (opening books), [`cpu`] (instruction-set dispatch), [`perft`],
+//!   [`solve`] (problem files), [`bench`] (the node signature);
+//! - training: [`train`] (labels, fits, the self-play database);
+//! - the engine: [`engine`], the API every front end drives;
+//! - front ends beside each other over it: [`protocol`] (UGI, NBoard, GTP,
+//!   Botzone, CodinGame), [`web`] (`orca web`), [`play`] (the game flow of
+//!   `orca play`), [`referee`] (`orca match`).
 
 pub mod bench;
 pub mod book;
 pub mod cpu;
+pub mod duration;
 pub mod engine;
 pub mod eval;
 pub mod game;

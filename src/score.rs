@@ -110,6 +110,22 @@ impl fmt::Display for Score {
     }
 }
 
+/// A loss of at least this much is a mistake (`?`)...
+pub const MISTAKE: Score = Score::from_discs(2);
+
+/// ...and of at least this much a blunder (`??`).
+pub const BLUNDER: Score = Score::from_discs(6);
+
+/// How a move that lost `loss` against the best is marked, as `orca analyze`
+/// and the web page mark it: `??`, `?` or nothing.
+pub fn loss_mark(loss: Score) -> &'static str {
+    match loss {
+        l if l >= BLUNDER => "??",
+        l if l >= MISTAKE => "?",
+        _ => "",
+    }
+}
+
 /// A score that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadScore(String);

@@ -91,7 +91,7 @@ impl Row {
     }
 
     fn mark(&self) -> &'static str {
-        orca::play::loss_mark(self.loss())
+        orca::score::loss_mark(self.loss())
     }
 
     /// The value after the move from black's view.

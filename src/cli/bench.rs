@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 use crossbeam_channel::{Receiver, unbounded};
 use orca::bench::{self, DEFAULT_DEPTH, POSITIONS};
+use orca::duration::parse_movetime;
 use orca::eval::{EvalKind, Evaluators};
-use orca::play::parse_movetime;
 use orca::rng::Rng;
 use orca::search::Selectivity;
 

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use orca::duration::{DurationError, parse_duration, parse_movetime};
 use orca::engine::DEFAULT_HASH_MB;
 use orca::eval::Evaluators;
 use orca::game::Variant;
-use orca::play::{DurationError, parse_duration, parse_movetime};
 use orca::protocol::ugi::MAX_MOVE_OVERHEAD_MS;
 use orca::protocol::{Output, SearchSettings, botzone, codingame, gtp, nboard};
 use orca::search::Selectivity;

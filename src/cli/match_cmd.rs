@@ -10,8 +10,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 use clap::Args;
+use orca::duration::parse_movetime;
 use orca::game::{Color, Variant};
-use orca::play::{ggf_date, parse_movetime};
+use orca::ggf::date as ggf_date;
 use orca::referee::game::{Forfeit, Termination};
 use orca::referee::openings;
 use orca::referee::stats::Sprt;

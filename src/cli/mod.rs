@@ -13,7 +13,6 @@ mod openings;
 mod perft;
 mod play;
 mod progress;
-mod round;
 mod selfplay;
 mod solve;
 mod train;
@@ -30,7 +29,7 @@ use orca::eval::trained::Weights;
 use orca::eval::{EvalKind, Evaluators};
 
 /// How every flag that takes a TIME reads it, shown below the help of the
-/// commands that have one (the parser is [`orca::play::parse_duration`]).
+/// commands that have one (the parser is [`orca::duration::parse_duration`]).
 const TIME_HELP: &str =
     "TIME: a bare number is milliseconds (500), or give a unit: 500ms, 2.5s, 1m.";
 

@@ -16,13 +16,16 @@ use std::time::{Duration, Instant, SystemTime};
 
 use clap::Args;
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
+use orca::duration::parse_movetime;
 use orca::engine::{
     BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Report, SearchDone, SearchInfo,
 };
 use orca::eval::Evaluators;
+use orca::game::wording::side_name;
 use orca::game::{AnyPosition, Color, Variant};
-use orca::play::render::{score_text, screen, side_name, side_with_letter};
-use orca::play::{Input, Seating, Session, Style, Turn, ggf_date, parse_input, parse_movetime};
+use orca::ggf::date as ggf_date;
+use orca::play::render::{score_text, screen, side_with_letter};
+use orca::play::{Input, Seating, Session, Style, Turn, parse_input};
 use orca::protocol::{InputLine, read_line};
 use orca::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 

@@ -7,7 +7,7 @@ use clap::Args;
 use orca::game::Variant;
 use orca::train::database::{self, CHUNK_GAMES, SelfPlayConfig};
 
-use super::train::{parse_shard, weights_for};
+use super::train::steps::{parse_shard, weights_for};
 
 /// Arguments of `orca selfplay`. The defaults are those of the committed
 /// database (docs/training.md).

@@ -15,6 +15,7 @@ pub mod othello;
 pub mod position;
 pub mod square;
 pub mod tictactoe;
+pub mod wording;
 
 use std::fmt;
 use std::hash::Hash;

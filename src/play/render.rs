@@ -6,6 +6,7 @@
 //! escapes paint a green Othello board with round discs.
 
 use crate::engine::SearchInfo;
+use crate::game::wording::side_name;
 use crate::game::{AnyPosition, Color, Variant};
 use crate::score::Score;
 
@@ -16,17 +17,6 @@ use super::session::{PlayedMove, Player, Seating, Session, Source, Turn};
 pub struct Style {
     /// ANSI colours and non-ASCII disc symbols are allowed.
     pub color: bool,
-}
-
-/// The name of a side in this game: Black and White in Othello, X and O in
-/// tic-tac-toe.
-pub fn side_name(variant: Variant, color: Color) -> &'static str {
-    match (variant, color) {
-        (Variant::TicTacToe, Color::Black) => "X",
-        (Variant::TicTacToe, Color::White) => "O",
-        (_, Color::Black) => "Black",
-        (_, Color::White) => "White",
-    }
 }
 
 /// A side with the letter the plain board uses for it: `Black (X)`; just `X` in

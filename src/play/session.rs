@@ -8,13 +8,14 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::position::{LineErrorKind, Outcome};
+use crate::game::position::LineErrorKind;
 use crate::game::square::is_pass_token;
 use crate::game::{AnyMove, AnyPosition, Color, Move, ParseMoveError, Variant};
 use crate::ggf::{GgfGame, GgfMove};
 use crate::score::Score;
 
-use super::render::side_name;
+use crate::game::wording;
+use crate::ggf::NotOthello;
 
 /// Who makes the moves of one colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,18 +207,6 @@ impl fmt::Display for NothingToUndo {
 
 impl std::error::Error for NothingToUndo {}
 
-/// GGF records hold Othello games only.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NotOthello;
-
-impl fmt::Display for NotOthello {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("GGF records hold Othello games; tic-tac-toe games cannot be saved")
-    }
-}
-
-impl std::error::Error for NotOthello {}
-
 /// A game in progress or finished, with its history.
 #[derive(Clone, Debug)]
 pub struct Session {
@@ -385,7 +374,7 @@ impl Session {
     /// "Draw" in tic-tac-toe. Empty squares left at the end go to the winner,
     /// and the line then gives the final score that makes.
     pub fn result_line(&self) -> Option<String> {
-        result_line(&self.position())
+        wording::result_line(&self.position())
     }
 
     /// The moves of the game numbered by pairs (black, white), a few pairs a line:
@@ -419,7 +408,7 @@ impl Session {
             Player::Orca => "Orca",
         };
         let players = [name(Color::Black), name(Color::White)];
-        let mut record = ggf_header(
+        let mut record = crate::ggf::header(
             self.positions[0],
             self.position(),
             "orca play",
@@ -460,73 +449,6 @@ fn why_illegal(position: &AnyPosition, square: &str) -> MoveError {
     } else {
         MoveError::FlipsNothing { square, legal }
     }
-}
-
-/// [`Session::result_line`] of the game that reached `position`.
-pub fn result_line(position: &AnyPosition) -> Option<String> {
-    let outcome = position.result()?;
-    let variant = position.variant();
-    if variant == Variant::TicTacToe {
-        return Some(match outcome {
-            Outcome::Win(color) => format!("{} wins", side_name(variant, color)),
-            Outcome::Draw => "Draw".to_string(),
-        });
-    }
-    let (black, white) = position.counts();
-    let Outcome::Win(winner) = outcome else {
-        return Some(format!("Draw {black}-{white}"));
-    };
-    let (won, lost) = match winner {
-        Color::Black => (black, white),
-        Color::White => (white, black),
-    };
-    let mut line = format!("{} wins {won}-{lost}", side_name(variant, winner));
-    if variant == Variant::Reversed {
-        line.push_str(" with fewer discs");
-    }
-    let empties = position.empties();
-    if empties > 0 {
-        let score = position.black_score().unwrap_or(0).abs();
-        let squares = if empties == 1 {
-            "square goes"
-        } else {
-            "squares go"
-        };
-        line.push_str(&format!(
-            " (final score {score}: the {empties} empty {squares} to the winner)"
-        ));
-    }
-    Some(line)
-}
-
-/// A GGF record of a game from `start` that reached `end`, its moves yet
-/// to be added: the place, date, players (black, white), result and type.
-///
-/// # Errors
-/// [`NotOthello`] for tic-tac-toe.
-pub fn ggf_header(
-    start: AnyPosition,
-    end: AnyPosition,
-    place: &str,
-    date: &str,
-    [black, white]: [&str; 2],
-) -> Result<GgfGame, NotOthello> {
-    let game_type = match start.variant() {
-        Variant::Othello => "8",
-        Variant::Reversed => "8a",
-        Variant::TicTacToe => return Err(NotOthello),
-    };
-    let mut record = GgfGame::new(start);
-    record.set_property("PC", place);
-    record.set_property("DT", date);
-    record.set_property("PB", black);
-    record.set_property("PW", white);
-    let result = end
-        .black_score()
-        .map_or_else(|| "?".to_string(), |score| format!("{score:+}.000"));
-    record.set_property("RE", &result);
-    record.set_property("TY", game_type);
-    Ok(record)
 }
 
 #[cfg(test)]

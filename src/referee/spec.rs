@@ -10,8 +10,8 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::duration::{DurationError, parse_duration, parse_movetime};
 use crate::game::UnknownName;
-use crate::play::{DurationError, parse_duration, parse_movetime};
 pub use crate::protocol::Protocol;
 pub use crate::search::time::TimeControl;
 
@@ -189,7 +189,7 @@ impl fmt::Display for TimeControlError {
 impl std::error::Error for TimeControlError {}
 
 /// Read here rather than beside the type: the syntax is the command line's
-/// (`play::parse_duration`), a layer above the search.
+/// (`duration::parse_duration`), a layer above the search.
 impl FromStr for TimeControl {
     type Err = TimeControlError;
 

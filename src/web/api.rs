@@ -142,7 +142,7 @@ fn route(web: &Web, request: &mut Request) -> Result<Reply, Refusal> {
                 }
                 (["events"], Method::Get) => subscribe(&mut lock(&game)),
                 (["ggf"], Method::Get) => {
-                    let date = crate::play::ggf_date(std::time::SystemTime::now());
+                    let date = crate::ggf::date(std::time::SystemTime::now());
                     let text = lock(&game).ggf(&date)?;
                     Ok(Reply::Ggf(id, text))
                 }

@@ -17,12 +17,12 @@ use crate::engine::{
     SearchInfo,
 };
 use crate::eval::Evaluators;
+use crate::game::wording::result_line;
 use crate::game::{AnyMove, AnyPosition, Color, GameLine, UnknownName, Variant};
 use crate::ggf::{GgfGame, GgfMove};
-use crate::play::loss_mark;
-use crate::play::session::{ggf_header, result_line};
 use crate::protocol::channel_engine;
 use crate::score::Score;
+use crate::score::loss_mark;
 
 /// Transposition table of each game's engine, in MB.
 pub const GAME_HASH_MB: usize = 16;
@@ -423,7 +423,7 @@ impl WebGame {
         };
         let players = [name(self.settings.black), name(self.settings.white)];
         let end = self.line.last().map_or(self.start, |p| p.after);
-        let mut record = ggf_header(self.start, end, "orca web", date, players)
+        let mut record = crate::ggf::header(self.start, end, "orca web", date, players)
             .map_err(|e| GameError::Conflict(e.to_string()))?;
         for ply in &self.line {
             let AnyMove::Othello(mv) = ply.mv else {

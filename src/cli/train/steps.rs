@@ -1,10 +1,12 @@
-//! `orca train`: regenerates the evaluation weights from the shipped data,
-//! with a progress bar on stderr and a summary on stdout.
+//! The steps of `orca train` on files: `gen` (shards of positions labelled
+//! by search), `fit` (weights from shards, WTHOR games and self-play
+//! databases) and `measure` (an evaluation's error on them), with the
+//! pieces `orca train` and `orca train round` share.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use clap::{Args, Subcommand};
+use clap::Args;
 use orca::eval::trained::{STAGES, Weights, stage};
 use orca::game::{Board, Variant};
 use orca::score::Score;
@@ -12,74 +14,6 @@ use orca::train::database::{self, DatabaseGame};
 use orca::train::generate::{self, GenConfig};
 use orca::train::shard::Block;
 use orca::train::{self, Progress, TrainConfig, TrainReport};
-
-/// Arguments of `orca train`. Defaults not given here are those of the full
-/// training of the variant, the one that made the committed weights.
-#[derive(Args, Debug)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-pub struct TrainArgs {
-    #[command(subcommand)]
-    command: Option<TrainCommand>,
-    /// Which rules: othello or reversed.
-    #[arg(long, default_value = "othello")]
-    variant: Variant,
-    /// Where to write the weights (required, so that the committed
-    /// weights/*.bin are replaced only when named).
-    #[arg(long, value_name = "FILE", required = true)]
-    out: Option<PathBuf>,
-    /// The WTHOR files (standard Othello).
-    #[arg(long, default_value = "data/wthor")]
-    wthor: PathBuf,
-    /// Use at most this many WTHOR games [default: all].
-    #[arg(long)]
-    games: Option<usize>,
-    #[arg(long, help = defaults("Self-play games", |c| c.selfplay_games.to_string()))]
-    selfplay: Option<usize>,
-    #[arg(long, help = defaults(
-        "Solve exactly the positions with at most this many empty squares",
-        |c| c.line.exact_empties.to_string()))]
-    exact_empties: Option<u32>,
-    #[arg(long, help = defaults(
-        "Solve the late positions of one WTHOR game in this many (0: none)",
-        |c| c.exact_every.to_string()))]
-    exact_every: Option<usize>,
-    #[arg(long, help = defaults(
-        "Solve further back, to --deep-empties, one WTHOR game in this many (0: none)",
-        |c| c.deep_every.to_string()))]
-    deep_every: Option<usize>,
-    #[arg(long, help = defaults(
-        "Empty squares from which the deep games are solved",
-        |c| c.deep_empties.to_string()))]
-    deep_empties: Option<u32>,
-    #[arg(long, help = defaults("Search depth of the self-play moves", |c| c.line.depth.to_string()))]
-    depth: Option<u32>,
-    #[arg(long, help = defaults("Fitting passes per stage", |c| c.fit.epochs.to_string()))]
-    epochs: Option<usize>,
-    #[arg(long, help = defaults("Seed of every random choice", |c| c.seed.to_string()))]
-    seed: Option<u64>,
-    #[arg(long, help = defaults(
-        "Worker threads for labelling and self-play (results do not depend on it)",
-        |c| c.threads.to_string()))]
-    threads: Option<usize>,
-}
-
-/// The sub-commands of `orca train` for positions labelled by search.
-#[derive(Subcommand, Debug)]
-enum TrainCommand {
-    /// Write, or continue, a shard file of positions labelled by search:
-    /// solved exactly near the end, searched by the selective midgame search
-    /// before. Shard files concatenate (`cat a b > c`).
-    Gen(GenArgs),
-    /// Fit weights from shard files, with the WTHOR games if asked, and
-    /// compare them with the built-in weights on the shards' held-out games.
-    Fit(FitArgs),
-    /// The error of the evaluation against the labels of shard files, per stage.
-    Measure(MeasureArgs),
-    /// One improvement round, resumable: label positions with the current
-    /// weights, fit a candidate from them, gate it by an SPRT match against
-    /// the current weights, install it only if it passes.
-    Round(Box<super::round::RoundArgs>),
-}
 
 /// How positions are made and labelled: the settings every shard of a
 /// round shares (`orca train gen` and `orca train round`).
@@ -269,7 +203,7 @@ pub struct MeasureArgs {
     weights: Option<PathBuf>,
 }
 
-pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+pub(crate) fn parse_shard(text: &str) -> Result<(u32, u32), String> {
     let (i, n) = text
         .split_once('/')
         .ok_or_else(|| "expected I/N, as 0/4".to_string())?;
@@ -283,7 +217,7 @@ pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), String> {
 
 /// A flag's help with its default in the full training: one number when both
 /// variants share it, else each variant's.
-fn defaults(help: &str, value: impl Fn(&TrainConfig) -> String) -> String {
+pub(super) fn defaults(help: &str, value: impl Fn(&TrainConfig) -> String) -> String {
     let of = |variant| value(&TrainConfig::full(variant, PathBuf::new()));
     let (othello, reversed) = (of(Variant::Othello), of(Variant::Reversed));
     if othello == reversed {
@@ -293,73 +227,16 @@ fn defaults(help: &str, value: impl Fn(&TrainConfig) -> String) -> String {
     }
 }
 
-/// Trains and writes the weights; returns the exit status.
-pub fn run(args: &TrainArgs) -> i32 {
-    match &args.command {
-        Some(TrainCommand::Gen(a)) => return run_gen(a),
-        Some(TrainCommand::Fit(a)) => return run_fit(a),
-        Some(TrainCommand::Measure(a)) => return run_measure(a),
-        Some(TrainCommand::Round(a)) => return super::round::run(a),
-        None => {}
-    }
-    if args.variant == Variant::TicTacToe {
-        eprintln!("orca train: tic-tac-toe is searched to the end and has no evaluation to train");
-        return 2;
-    }
-    let mut config = TrainConfig::full(args.variant, args.wthor.clone());
-    if let Some(n) = args.games {
-        config.wthor_games = Some(n);
-    }
-    if let Some(n) = args.selfplay {
-        config.selfplay_games = n;
-    }
-    if let Some(n) = args.exact_empties {
-        config.line.exact_empties = n;
-    }
-    if let Some(n) = args.exact_every {
-        config.exact_every = n;
-    }
-    if let Some(n) = args.deep_every {
-        config.deep_every = n;
-    }
-    if let Some(n) = args.deep_empties {
-        config.deep_empties = n;
-    }
-    if let Some(n) = args.depth {
-        config.line.depth = n;
-    }
-    if let Some(n) = args.epochs {
-        config.fit.epochs = n;
-    }
-    if let Some(n) = args.seed {
-        config.seed = n;
-    }
-    if let Some(n) = args.threads {
-        config.threads = n;
-    }
-    let Some(out) = &args.out else {
-        eprintln!("orca train: --out is required");
-        return 2;
-    };
-    eprintln!("orca train: {config:?}");
-    match fit_and_report(&config, &[], out) {
-        Ok((_, report)) => {
-            println!("{report}{}", wrote(out));
-            0
-        }
-        Err(status) => status,
-    }
-}
-
 /// Fits `extra` with the pipeline of `config` and writes the weights to `out`;
 /// the weights and the report, or the exit status after a message.
-fn fit_and_report(
+pub(super) fn fit_and_report(
     config: &TrainConfig,
     extra: &[train::fit::Sample],
     out: &Path,
 ) -> Result<(Weights, String), i32> {
-    let bar =
-        super::progress::stderr_bar("labelling games {wide_bar} {pos}/{len}, about {eta} left");
+    let bar = crate::cli::progress::stderr_bar(
+        "labelling games {wide_bar} {pos}/{len}, about {eta} left",
+    );
     let result = train::run_with(config, extra, &mut |p| match p {
         Progress::Lines { done, total } => {
             bar.set_length(total as u64);
@@ -422,7 +299,7 @@ fn report_text(report: &TrainReport) -> String {
 }
 
 /// The line that says where the weights went.
-fn wrote(out: &Path) -> String {
+pub(super) fn wrote(out: &Path) -> String {
     let bytes = std::fs::metadata(out).map_or(0, |m| m.len());
     format!("wrote {} ({bytes} bytes)", out.display())
 }
@@ -443,7 +320,7 @@ pub fn weights_for(path: Option<&Path>, variant: Variant) -> Result<Arc<Weights>
 }
 
 /// `orca train gen`.
-fn run_gen(args: &GenArgs) -> i32 {
+pub(super) fn run_gen(args: &GenArgs) -> i32 {
     if args.label.variant == Variant::TicTacToe {
         eprintln!(
             "orca train gen: tic-tac-toe is searched to the end and has no evaluation to train"
@@ -461,7 +338,7 @@ fn run_gen(args: &GenArgs) -> i32 {
         .label
         .config(args.shard, args.positions, weights, args.threads);
     let (i, n) = args.shard;
-    let bar = super::progress::stderr_bar(&format!(
+    let bar = crate::cli::progress::stderr_bar(&format!(
         "shard {i}/{n}: {{wide_bar}} {{pos}}/{{len}} positions, {{msg}} games, about {{eta}} left"
     ));
     let result = generate::run(&config, &args.out, &mut |p| {
@@ -588,7 +465,7 @@ fn total(cells: &[(usize, f64)]) -> (usize, f64) {
 }
 
 /// `orca train fit`.
-fn run_fit(args: &FitArgs) -> i32 {
+pub(super) fn run_fit(args: &FitArgs) -> i32 {
     match fit_shards(args, "orca train fit") {
         Ok((report, held_out)) => {
             println!("{report}{}", wrote(&args.out));
@@ -696,7 +573,7 @@ pub fn fit_shards(args: &FitArgs, context: &str) -> Result<(String, String), i32
 }
 
 /// `orca train measure`.
-fn run_measure(args: &MeasureArgs) -> i32 {
+pub(super) fn run_measure(args: &MeasureArgs) -> i32 {
     let (blocks, games, variant) = match read_data(&args.shards, &args.database) {
         Ok(r) => r,
         Err(e) => {

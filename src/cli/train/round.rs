@@ -21,13 +21,13 @@ use std::time::Instant;
 use clap::Args;
 use orca::eval::trained::Weights;
 use orca::game::Variant;
-use orca::play::ggf_date;
+use orca::ggf::date as ggf_date;
 use orca::referee::openings;
 use orca::referee::stats::{Pentanomial, Sprt, SprtState};
 use orca::referee::{Ending, EngineSpec, MatchConfig, TimeControl, run as run_match};
 use orca::train::generate;
 
-use super::train::{FitArgs, LabelArgs, WeightsSource, fit_shards, weights_for};
+use super::steps::{FitArgs, LabelArgs, WeightsSource, fit_shards, weights_for};
 
 /// Exit status of a round stopped by Ctrl-C (128 + SIGINT).
 const INTERRUPTED_STATUS: i32 = 130;
@@ -306,7 +306,7 @@ fn label(args: &RoundArgs, current: &Arc<Weights>) -> Result<(), i32> {
             Arc::clone(current),
             args.threads,
         );
-        let bar = super::progress::stderr_bar(&format!(
+        let bar = crate::cli::progress::stderr_bar(&format!(
             "{CONTEXT}: labelling shard {i}/{}: {{wide_bar}} {{pos}}/{{len}} positions, {{msg}} games",
             args.shards
         ));
