@@ -11,7 +11,7 @@
 //! - evaluation and search: [`eval`] (hand-made and trained patterns),
 //!   [`search`] (the midgame search, the exact solver, the table, time),
 //!   [`book`] (opening books), [`cpu`] (instruction-set dispatch), [`perft`],
-//!   [`solve`] (problem files), [`bench`] (the node signature);
+//!   [`solve`] (problem files), [`bench`](mod@bench) (the node signature);
 //! - training: [`train`] (labels, fits, the self-play database);
 //! - the engine: [`engine`], the API every front end drives;
 //! - front ends beside each other over it: [`protocol`] (UGI, NBoard, GTP,
