@@ -346,6 +346,29 @@ fn a_self_play_database_is_measured_and_fitted() {
     assert!(out.contains("of 6 games"), "{out}");
     assert!(out.contains("outcome MAE"), "{out}");
     assert!(measured(&out) > 6 * 10, "{out}");
+    // The first games only, as a fit on a growing database reads them.
+    let (code, out, err) = orca(&[
+        "train",
+        "measure",
+        "--database",
+        db,
+        "--test-every",
+        "1",
+        "--database-games",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("of 4 games"), "{out}");
+    let (code, _, err) = orca(&[
+        "train",
+        "measure",
+        "--database",
+        db,
+        "--database-games",
+        "7",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("fewer than --database-games 7"), "{err}");
     let weights = tmp.path().join("database.bin");
     let (code, out, err) = orca(&[
         "train",

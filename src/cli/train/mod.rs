@@ -74,7 +74,7 @@ enum TrainCommand {
     Gen(GenArgs),
     /// Fit weights from shard files, with the WTHOR games if asked, and
     /// compare them with the built-in weights on the shards' held-out games.
-    Fit(FitArgs),
+    Fit(Box<FitArgs>),
     /// The error of the evaluation against the labels of shard files, per stage.
     Measure(MeasureArgs),
     /// One improvement round, resumable: label positions with the current

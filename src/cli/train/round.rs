@@ -336,6 +336,7 @@ fn fit(args: &RoundArgs, candidate: &Path) -> Result<(), i32> {
     let fit_args = FitArgs {
         shards: (0..args.shards).map(|i| args.shard_path(i)).collect(),
         database: Vec::new(),
+        database_games: None,
         out: part.clone(),
         // The WTHOR games are in the shards, labelled by search: their
         // results as labels made the fit worse (docs/training.md).

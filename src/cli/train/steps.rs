@@ -114,6 +114,10 @@ pub struct FitArgs {
     /// after a game's random moves, labelled with its final score.
     #[arg(long, value_name = "DIR", num_args = 1..)]
     pub database: Vec<PathBuf>,
+    /// Use the first N games of each database, in chunk order [default:
+    /// all]: a fit stays reproducible while its database grows.
+    #[arg(long, value_name = "N", requires = "database")]
+    pub database_games: Option<usize>,
     /// Where to write the weights.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
@@ -194,6 +198,9 @@ pub struct MeasureArgs {
     /// Self-play game databases: their held-out games' positions instead.
     #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with = "shards")]
     database: Vec<PathBuf>,
+    /// Measure the first N games of each database, as `fit` reads them.
+    #[arg(long, value_name = "N", requires = "database")]
+    database_games: Option<usize>,
     /// With --database: the games `orca train fit --test-every N` holds out
     /// (1: every game).
     #[arg(long, default_value_t = 20)]
@@ -385,6 +392,7 @@ pub(super) fn run_gen(args: &GenArgs) -> i32 {
 fn read_data(
     shards: &[PathBuf],
     databases: &[PathBuf],
+    database_games: Option<usize>,
 ) -> Result<(Vec<Block>, Vec<DatabaseGame>, Variant), String> {
     let (blocks, mut variant) = if shards.is_empty() {
         (Vec::new(), None)
@@ -403,7 +411,17 @@ fn read_data(
             ));
         }
         variant = Some(of);
-        let more = database::read(dir).map_err(|e| e.to_string())?;
+        let mut more = database::read(dir).map_err(|e| e.to_string())?;
+        if let Some(n) = database_games {
+            if more.len() < n {
+                return Err(format!(
+                    "{} holds {} games, fewer than --database-games {n}",
+                    dir.display(),
+                    more.len()
+                ));
+            }
+            more.truncate(n);
+        }
         games
             .try_reserve(more.len())
             .map_err(|_| "not enough memory for the databases".to_string())?;
@@ -484,7 +502,8 @@ pub fn fit_shards(args: &FitArgs, context: &str) -> Result<(String, String), i32
         eprintln!("{context}: {e}");
         1
     };
-    let (blocks, games, variant) = read_data(&args.shards, &args.database).map_err(fail)?;
+    let (blocks, games, variant) =
+        read_data(&args.shards, &args.database, args.database_games).map_err(fail)?;
     let baseline = weights_for(args.baseline.as_deref(), variant).map_err(fail)?;
     let origin = match &args.origin {
         Some(source) => Some(source.load(variant).map_err(fail)?),
@@ -574,13 +593,14 @@ pub fn fit_shards(args: &FitArgs, context: &str) -> Result<(String, String), i32
 
 /// `orca train measure`.
 pub(super) fn run_measure(args: &MeasureArgs) -> i32 {
-    let (blocks, games, variant) = match read_data(&args.shards, &args.database) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("orca train measure: {e}");
-            return 1;
-        }
-    };
+    let (blocks, games, variant) =
+        match read_data(&args.shards, &args.database, args.database_games) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("orca train measure: {e}");
+                return 1;
+            }
+        };
     let weights = match weights_for(args.weights.as_deref(), variant) {
         Ok(w) => w,
         Err(e) => {
