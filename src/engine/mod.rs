@@ -188,11 +188,7 @@ impl Engine {
     /// Ends the running search or perft now; its final report follows at once.
     /// Does nothing when idle.
     pub fn stop(&self) {
-        self.shared.update(|s| {
-            s.stopped = true;
-            s.pondering = false;
-            s.ponder_ended = true;
-        });
+        self.shared.update(State::stop);
     }
 
     /// The opponent played the move the running ponder search assumed: it
@@ -221,9 +217,7 @@ impl Engine {
     pub fn stop_unbounded(&self) {
         self.shared.update(|s| {
             if s.unbounded() {
-                s.stopped = true;
-                s.pondering = false;
-                s.ponder_ended = true;
+                s.stop();
             }
         });
     }

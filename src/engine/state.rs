@@ -34,6 +34,13 @@ impl State {
     pub fn unbounded(&self) -> bool {
         self.busy && (self.infinite || self.pondering)
     }
+
+    /// `stop`: ends the running job, and its ponder search if any.
+    pub fn stop(&mut self) {
+        self.stopped = true;
+        self.pondering = false;
+        self.ponder_ended = true;
+    }
 }
 
 /// The state and the flags, shared by the [`Engine`](super::Engine) handle
