@@ -15,11 +15,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use orca::engine::{BestMove, GoLimits, GoRequest};
+use orca::engine::{BestMove, Engine, GoLimits, GoRequest};
 use orca::eval::{DISC, Evaluators};
 use orca::game::{AnyMove, AnyPosition, Color, Variant};
 use orca::ggf::GgfGame;
-use orca::protocol::{channel_engine, search_blocking};
+use orca::protocol::search_blocking;
 use orca::score::Score;
 use orca::search::Selectivity;
 
@@ -272,7 +272,8 @@ fn analyze(
     args: &AnalyzeArgs,
     evaluators: Arc<Evaluators>,
 ) -> Result<Vec<Row>, String> {
-    let (engine, reports) = channel_engine(args.hash, evaluators).map_err(|e| e.to_string())?;
+    let (engine, reports) =
+        Engine::with_channel(args.hash, evaluators).map_err(|e| e.to_string())?;
     let searcher = Searcher {
         engine,
         reports,

@@ -12,10 +12,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use orca::engine::{GoLimits, GoRequest};
+use orca::engine::{Engine, GoLimits, GoRequest};
 use orca::eval::Evaluators;
 use orca::game::{AnyPosition, Color, Variant};
-use orca::protocol::{channel_engine, search_blocking};
+use orca::protocol::search_blocking;
 use orca::referee::openings::{Balance, balanced, distinct_lines, move_text};
 use orca::wthor;
 
@@ -174,7 +174,7 @@ fn write_out(args: &OpeningsArgs, text: &str, what: &str) -> i32 {
 /// --max-abs-score discs of even, closest to even first.
 fn searched(args: &OpeningsArgs, evaluators: Arc<Evaluators>) -> i32 {
     let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
-    let (engine, reports) = match channel_engine(args.hash, evaluators) {
+    let (engine, reports) = match Engine::with_channel(args.hash, evaluators) {
         Ok(pair) => pair,
         Err(e) => {
             eprintln!("orca openings: {e}");

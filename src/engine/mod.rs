@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
-use crossbeam_channel::{Sender, unbounded};
+use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use crate::book::Books;
 use crate::eval::Evaluators;
@@ -60,6 +60,31 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// An engine whose reports are queued on a channel instead of handed
+    /// to a reporter on the worker: the front end's thread then decides what
+    /// each report becomes and in which order it goes out (GTP waits for the
+    /// `Done` of `genmove`; NBoard must never let a superseded search's
+    /// answer follow a `pong`; the web game keeps the reports it shows).
+    ///
+    /// # Errors
+    /// [`StartError`] when the engine cannot start (its table's memory is not there).
+    pub fn with_channel(
+        hash_mb: usize,
+        evaluators: Arc<Evaluators>,
+    ) -> Result<(Engine, Receiver<Report>), StartError> {
+        let (sender, receiver) = unbounded();
+        let engine = Engine::try_start(
+            hash_mb,
+            evaluators,
+            Arc::new(move |report| {
+                // The receiver lives as long as the session; after it is gone
+                // nobody is left to tell.
+                let _ = sender.send(report);
+            }),
+        )?;
+        Ok((engine, receiver))
+    }
+
     /// Starts the worker with a table of `hash_mb` megabytes; `reporter` receives
     /// every report, on the worker thread.
     ///

@@ -211,30 +211,6 @@ pub fn read_line(reader: &mut impl BufRead) -> io::Result<Option<InputLine>> {
     }))
 }
 
-/// An engine whose reports are queued on a channel instead of written by the
-/// worker: the protocol thread then decides what each report becomes and in
-/// which order it goes out (GTP waits for the `Done` of `genmove`; NBoard must
-/// never let a superseded search's answer follow a `pong`).
-///
-/// # Errors
-/// [`StartError`] when the engine cannot start (its table's memory is not there).
-pub fn channel_engine(
-    hash_mb: usize,
-    evaluators: Arc<Evaluators>,
-) -> Result<(Engine, Receiver<Report>), StartError> {
-    let (sender, receiver) = unbounded();
-    let engine = Engine::try_start(
-        hash_mb,
-        evaluators,
-        Arc::new(move |report| {
-            // The receiver lives as long as the session; after it is gone
-            // nobody is left to tell.
-            let _ = sender.send(report);
-        }),
-    )?;
-    Ok((engine, receiver))
-}
-
 /// The search settings of the front ends started with flags (NBoard, GTP,
 /// Botzone, CodinGame): the engine options UGI sets with `setoption`.
 #[derive(Clone, Debug)]
@@ -299,7 +275,7 @@ impl SearchSettings {
         }
     }
 
-    /// A [`channel_engine`] with this table size, playing from the book
+    /// A [`Engine::with_channel`] with this table size, playing from the book
     /// file of these settings if one was given.
     ///
     /// # Errors
@@ -308,7 +284,7 @@ impl SearchSettings {
         &self,
         evaluators: Arc<Evaluators>,
     ) -> Result<(Engine, Receiver<Report>), StartError> {
-        let (engine, reports) = channel_engine(self.hash_mb, evaluators)?;
+        let (engine, reports) = Engine::with_channel(self.hash_mb, evaluators)?;
         if let Some(books) = &self.book.books {
             // A fresh engine is idle: this cannot be refused.
             let _ = engine.set_books(books.clone());

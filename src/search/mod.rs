@@ -7,6 +7,7 @@
 //! limits it is given, so the engine and the tools can run it however they like.
 
 pub mod alphabeta;
+pub mod deepen;
 pub mod endgame;
 pub mod midgame;
 pub mod movelist;
@@ -245,7 +246,7 @@ impl<const REVERSED: bool> Searchable for crate::game::Othello<REVERSED> {
         stop: &AtomicBool,
         on_iteration: &mut dyn FnMut(&Iteration<Self::Move>),
     ) -> SearchResult<Self::Move> {
-        midgame::think(state, eval, tt, limits, stop, on_iteration)
+        deepen::think(state, eval, tt, limits, stop, on_iteration)
     }
 }
 

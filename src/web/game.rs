@@ -20,7 +20,6 @@ use crate::eval::Evaluators;
 use crate::game::wording::result_line;
 use crate::game::{AnyMove, AnyPosition, Color, GameLine, UnknownName, Variant};
 use crate::ggf::{GgfGame, GgfMove};
-use crate::protocol::channel_engine;
 use crate::score::Score;
 use crate::score::loss_mark;
 
@@ -277,7 +276,7 @@ impl WebGame {
         books: Arc<Books>,
     ) -> Result<Arc<Mutex<WebGame>>, String> {
         let (engine, reports) =
-            channel_engine(GAME_HASH_MB, evaluators).map_err(|e| e.to_string())?;
+            Engine::with_channel(GAME_HASH_MB, evaluators).map_err(|e| e.to_string())?;
         let game = Arc::new(Mutex::new(WebGame {
             id,
             start: AnyPosition::start(variant),

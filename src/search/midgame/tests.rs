@@ -8,6 +8,8 @@ use crate::eval::Evaluators;
 use crate::game::{Game, Position, StandardOthello};
 use crate::rng::Rng;
 use crate::score::Score;
+use crate::search::deepen::{helper_skips, think};
+use crate::search::{CHEAP_SOLVE_EMPTIES, Limits};
 
 /// Plain depth-limited negamax over the evaluation: the reference.
 fn minimax<const R: bool, E: Evaluator<Othello<R>>>(eval: &E, board: Board, depth: u32) -> i32 {
