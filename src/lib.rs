@@ -13,10 +13,13 @@
 //!   [`book`] (opening books), [`cpu`] (instruction-set dispatch), [`perft`],
 //!   [`solve`] (problem files), [`bench`](mod@bench) (the node signature);
 //! - training: [`train`] (labels, fits, the self-play database);
-//! - the engine: [`engine`], the API every front end drives;
+//! - the engine: [`engine`], the API every front end drives; beside it
+//!   [`session`], a person's game (seats, the line with undo and redo, GGF);
 //! - front ends beside each other over it: [`protocol`] (UGI, NBoard, GTP,
 //!   Botzone, CodinGame), [`web`] (`orca web`), [`play`] (the game flow of
-//!   `orca play`), [`referee`] (`orca match`).
+//!   `orca play`), [`referee`] (`orca match`);
+//! - [`round`]: a training round (label, fit, gate), over training and the
+//!   referee.
 
 pub mod bench;
 pub mod book;
@@ -32,8 +35,10 @@ pub mod play;
 pub mod protocol;
 pub mod referee;
 pub mod rng;
+pub mod round;
 pub mod score;
 pub mod search;
+pub mod session;
 pub mod solve;
 pub mod train;
 pub mod web;

@@ -20,9 +20,10 @@ const LAYERS: &[&[&str]] = &[
     &["eval"],
     &["search"],
     &["solve", "bench", "book", "train", "ggf"],
-    &["engine"],
+    &["engine", "session"],
     &["protocol", "web", "play"],
     &["referee"],
+    &["round"],
     &["cli"],
 ];
 

@@ -25,9 +25,10 @@ use orca::game::wording::side_name;
 use orca::game::{AnyPosition, Color, Variant};
 use orca::ggf::date as ggf_date;
 use orca::play::render::{score_text, screen, side_with_letter};
-use orca::play::{Input, Seating, Session, Style, Turn, parse_input};
+use orca::play::{Input, Seating, Style, parse_input};
 use orca::protocol::{InputLine, read_line};
 use orca::search::time::DEFAULT_MOVE_OVERHEAD_MS;
+use orca::session::{OrcaMove, Session, Turn};
 
 /// Orca's thinking time per move when neither `--movetime` nor `--depth` is given.
 const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
@@ -124,7 +125,7 @@ pub fn run(args: &PlayArgs, evaluators: Arc<Evaluators>) -> i32 {
             color: colour_allowed(args.no_color),
         },
     };
-    let session = Session::new(args.variant, args.color);
+    let session = Session::new(args.variant, args.color.seats());
     let mut game = TerminalGame::new(
         session,
         limits,
@@ -282,7 +283,7 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
                     if !self.end_reported {
                         self.report_end()?;
                     }
-                    if self.session.seating() == Seating::OrcaAlone {
+                    if Seating::of(self.session.seats()) == Seating::OrcaAlone {
                         return Ok(0);
                     }
                     match self.next_input("Game over")? {
@@ -328,7 +329,7 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
         };
         let black = side_with_letter(variant, Color::Black);
         let white = side_with_letter(variant, Color::White);
-        let seats = match self.session.seating() {
+        let seats = match Seating::of(self.session.seats()) {
             Seating::PersonBlack => format!("You play {black}; Orca plays {white}, {strength}."),
             Seating::PersonWhite => format!("You play {white}; Orca plays {black}, {strength}."),
             Seating::TwoPeople => format!(
@@ -337,7 +338,7 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
             Seating::OrcaAlone => format!("Orca plays both sides, {strength}."),
         };
         self.say(&seats)?;
-        if self.session.seating() != Seating::OrcaAlone {
+        if Seating::of(self.session.seats()) != Seating::OrcaAlone {
             let example = example_move(variant);
             self.say(&format!(
                 "Type a move like {example}, or help for the commands."
@@ -425,6 +426,16 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
                 }
                 Err(e) => self.say(&format!("Nothing to undo: {e}."))?,
             },
+            Ok(Input::Redo) => match self.session.redo() {
+                Ok(count) => {
+                    let moves = if count == 1 { "move" } else { "moves" };
+                    self.say(&format!("Played {count} {moves} again."))?;
+                    self.record_saved = false;
+                    self.end_reported = false;
+                    return Ok(Flow::Redraw);
+                }
+                Err(e) => self.say(&format!("Nothing to redo: {e}."))?,
+            },
             Ok(Input::Hint | Input::Move(_)) if over => {
                 self.say("The game is over: type new, undo or quit.")?;
             }
@@ -451,6 +462,7 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
         let commands = [
             "  hint   Orca's best move for the side to move, with its score",
             "  undo   take back moves to your previous turn",
+            "  redo   play again the moves taken back",
             "  new    start a new game",
             "  help   this list",
             "  quit   leave (so does the end of input)",
@@ -473,11 +485,15 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
             self.say(&format!("{who} found no move to play."))?;
             return Ok(false);
         };
-        let score = done.info.as_ref().map(|info| info.score);
-        if let Err(e) = self
-            .session
-            .play_orca(mv, score, done.elapsed.as_secs_f64())
-        {
+        let info = done.info.as_ref();
+        let orca = OrcaMove {
+            mv,
+            score: info.map(|info| info.score),
+            exact: info.is_some_and(|info| info.exact),
+            book: false,
+            seconds: done.elapsed.as_secs_f64(),
+        };
+        if let Err(e) = self.session.play_orca(orca) {
             log::error!("orca play: the search chose {mv}: {e}");
             self.say(&format!("{who} chose {mv}, which cannot be played: {e}."))?;
             return Ok(false);
@@ -612,7 +628,10 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
             return Ok(());
         }
         let shown = path.display();
-        match self.session.ggf_record(&ggf_date(SystemTime::now())) {
+        match self
+            .session
+            .ggf_record("orca play", &ggf_date(SystemTime::now()))
+        {
             Ok(record) => match fs::write(&path, format!("{record}\n")) {
                 Ok(()) => {
                     self.record_saved = true;
@@ -712,7 +731,7 @@ mod tests {
             depth: Some(9),
             ..GoLimits::default()
         };
-        let session = Session::new(variant, seating);
+        let session = Session::new(variant, seating.seats());
         let mut game = TerminalGame::new(
             session,
             limits,

@@ -19,6 +19,8 @@ pub enum Input {
     Hint,
     /// Take back moves to the person's previous turn.
     Undo,
+    /// Play again the moves taken back.
+    Redo,
     /// Start a new game with the same settings.
     New,
     /// List the commands.
@@ -76,6 +78,7 @@ pub fn parse_input(line: &str) -> Result<Input, InputError> {
     Ok(match word.to_ascii_lowercase().as_str() {
         "hint" => Input::Hint,
         "undo" => Input::Undo,
+        "redo" => Input::Redo,
         "new" => Input::New,
         "help" | "?" => Input::Help,
         "quit" | "exit" => Input::Quit,
@@ -97,6 +100,7 @@ mod tests {
         assert_eq!(parse_input("PASS"), Ok(Input::Move("PASS".into())));
         assert_eq!(parse_input("Hint"), Ok(Input::Hint));
         assert_eq!(parse_input("UNDO"), Ok(Input::Undo));
+        assert_eq!(parse_input("redo"), Ok(Input::Redo));
         assert_eq!(parse_input("new"), Ok(Input::New));
         assert_eq!(parse_input("?"), Ok(Input::Help));
         assert_eq!(parse_input("exit"), Ok(Input::Quit));

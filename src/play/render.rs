@@ -10,7 +10,7 @@ use crate::game::wording::side_name;
 use crate::game::{AnyPosition, Color, Variant};
 use crate::score::Score;
 
-use super::session::{PlayedMove, Player, Seating, Session, Source, Turn};
+use crate::session::{By, Player, Ply, Seats, Session, Turn};
 
 /// How the text may look on this terminal.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,11 +30,11 @@ pub fn side_with_letter(variant: Variant, color: Color) -> String {
 
 /// Who plays a side, when that helps the person reading: "you" when one person
 /// plays Orca, "Orca" for Orca's side; nothing between two people.
-pub fn player_label(seating: Seating, color: Color) -> Option<&'static str> {
-    match (seating, seating.player(color)) {
-        (_, Player::Orca) => Some("Orca"),
-        (Seating::TwoPeople, Player::Person) => None,
-        (_, Player::Person) => Some("you"),
+pub fn player_label(seats: Seats, color: Color) -> Option<&'static str> {
+    match seats.player(color) {
+        Player::Orca => Some("Orca"),
+        Player::Person if seats.two_people() => None,
+        Player::Person => Some("you"),
     }
 }
 
@@ -148,7 +148,7 @@ pub fn board(
 pub fn status(session: &Session, hints: bool) -> Vec<String> {
     let variant = session.variant();
     let position = session.position();
-    let seating = session.seating();
+    let seats = session.seats();
     let mut first = String::new();
     if variant != Variant::TicTacToe {
         let (black, white) = position.counts();
@@ -162,7 +162,7 @@ pub fn status(session: &Session, hints: bool) -> Vec<String> {
         Turn::Over => first.push_str("Game over"),
         Turn::ForcedPass(color) | Turn::Person(color) | Turn::Orca(color) => {
             first.push_str(&format!("{} to move", side_name(variant, color)));
-            if let Some(label) = player_label(seating, color) {
+            if let Some(label) = player_label(seats, color) {
                 first.push_str(&format!(" ({label})"));
             }
         }
@@ -171,16 +171,16 @@ pub fn status(session: &Session, hints: bool) -> Vec<String> {
     let moves = session.moves();
     if let Some(last) = moves.last() {
         let side = side_name(variant, last.color);
-        let mut line = match last.source {
-            Source::ForcedPass => format!("Last move: {side} passed"),
-            _ => format!("Last move: {side} {}", last.name),
+        let mut line = match last.by {
+            By::ForcedPass => format!("Last move: {side} passed"),
+            _ => format!("Last move: {side} {}", last.mv),
         };
         // A pass changes nothing on the board: name the move that did.
-        if let (Source::ForcedPass, Some(before)) = (last.source, last_placement(session)) {
+        if let (By::ForcedPass, Some(before)) = (last.by, last_placement(session)) {
             line.push_str(&format!(
                 ", after {} {}",
                 side_name(variant, before.color),
-                before.name
+                before.mv
             ));
         }
         lines.push(line);
@@ -195,20 +195,20 @@ pub fn status(session: &Session, hints: bool) -> Vec<String> {
 }
 
 /// The latest move that put a disc or mark on the board (passes skipped).
-fn last_placement(session: &Session) -> Option<&PlayedMove> {
+fn last_placement(session: &Session) -> Option<&Ply> {
     session
         .moves()
         .iter()
         .rev()
-        .find(|m| m.source != Source::ForcedPass)
+        .find(|m| m.by != By::ForcedPass)
 }
 
 /// The board and status for the turn about to be played, the last move framed
 /// and, with `hints`, the legal moves of a person to move marked.
 pub fn screen(session: &Session, hints: bool, style: Style) -> Vec<String> {
-    let last = last_placement(session).map(|m| m.name.as_str());
+    let last = last_placement(session).map(|m| m.mv.to_string());
     let mark_legal = hints && matches!(session.turn(), Turn::Person(_));
-    let mut lines = board(&session.position(), last, mark_legal, style);
+    let mut lines = board(&session.position(), last.as_deref(), mark_legal, style);
     lines.extend(status(session, hints));
     lines
 }
@@ -236,6 +236,7 @@ pub fn score_text(variant: Variant, info: &SearchInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::play::Seating;
     use std::time::Duration;
 
     fn info(score: i32, exact: bool) -> SearchInfo {
@@ -299,7 +300,7 @@ mod tests {
 
     #[test]
     fn status_names_the_players_and_the_last_move() {
-        let mut s = Session::new(Variant::Othello, Seating::PersonBlack);
+        let mut s = Session::new(Variant::Othello, Seating::PersonBlack.seats());
         assert_eq!(
             status(&s, true),
             [
@@ -315,7 +316,7 @@ mod tests {
                 "Last move: Black f5"
             ]
         );
-        let mut two = Session::new(Variant::TicTacToe, Seating::TwoPeople);
+        let mut two = Session::new(Variant::TicTacToe, Seating::TwoPeople.seats());
         two.play_person("a1").unwrap();
         assert_eq!(status(&two, false), ["O to move", "Last move: X a1"]);
         let screen_lines = screen(&two, true, Style::default());
@@ -325,13 +326,13 @@ mod tests {
     #[test]
     fn after_a_pass_the_move_before_stays_framed() {
         // The game of first legal moves from the start has a forced pass.
-        let mut s = Session::new(Variant::Othello, Seating::TwoPeople);
+        let mut s = Session::new(Variant::Othello, Seating::TwoPeople.seats());
         while !s.position().must_pass() && !s.position().is_over() {
             let first = s.position().legal_move_names()[0].clone();
             s.play_person(&first).unwrap();
         }
         assert!(s.position().must_pass());
-        let before = s.last_move().unwrap().clone();
+        let before = *s.last_move().unwrap();
         let passer = side_name(Variant::Othello, s.position().to_move());
         s.play_forced_pass().unwrap();
         let status_lines = status(&s, false);
@@ -340,7 +341,7 @@ mod tests {
             format!(
                 "Last move: {passer} passed, after {} {}",
                 side_name(Variant::Othello, before.color),
-                before.name
+                before.mv
             )
         );
         let frame = format!("[{}]", before.color.letter());

@@ -74,6 +74,62 @@ pub struct GenConfig {
     pub threads: usize,
 }
 
+/// How positions are made and labelled: the settings every shard of a round
+/// shares (`orca train gen`, `orca train round`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelSettings {
+    /// Standard or reversed Othello.
+    pub variant: Variant,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Solve exactly the positions with at most this many empty squares.
+    pub exact_empties: u32,
+    /// Depth of the midgame search labelling the earlier positions.
+    pub depth: u32,
+    /// Self-play: random opening moves, at least...
+    pub random_min: u32,
+    /// ...and at most.
+    pub random_max: u32,
+    /// Self-play: search depth of the other moves.
+    pub play_depth: u32,
+    /// WTHOR files (standard Othello) to take a share of the games from.
+    pub wthor: Option<PathBuf>,
+    /// Percent of the games taken from WTHOR when there are WTHOR files.
+    pub wthor_share: u8,
+}
+
+impl LabelSettings {
+    /// The configuration of shard `shard` of `shards`.
+    pub fn config(
+        &self,
+        (shard, shards): (u32, u32),
+        positions: usize,
+        weights: Arc<Weights>,
+        threads: usize,
+    ) -> GenConfig {
+        GenConfig {
+            variant: self.variant,
+            shard,
+            shards,
+            positions,
+            seed: self.seed,
+            exact_empties: self.exact_empties,
+            depth: self.depth,
+            random_min: self.random_min,
+            random_max: self.random_max,
+            play_depth: self.play_depth,
+            wthor_share: if self.wthor.is_some() {
+                self.wthor_share
+            } else {
+                0
+            },
+            wthor: self.wthor.clone(),
+            weights,
+            threads,
+        }
+    }
+}
+
 impl GenConfig {
     /// What goes into every block's header.
     pub fn settings(&self) -> ShardSettings {

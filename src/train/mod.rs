@@ -19,6 +19,7 @@
 //! [`generate`]); [`run_with`] fits them together with the pipeline's own.
 
 pub mod database;
+pub mod files;
 pub mod fit;
 pub mod generate;
 pub mod selfplay;

@@ -11,10 +11,11 @@ use tiny_http::{Header, Method, Request, Response, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::game::{GameError, GameSettings, Player, WebGame, lock};
+use super::game::{GameError, GameSettings, WebGame, lock};
 use super::{MAX_STREAMS, Web, page, view};
 use crate::engine::MAX_LEVEL;
 use crate::game::Variant;
+use crate::session::Player;
 
 /// Largest request body read.
 pub const MAX_BODY: usize = 64 * 1024;

@@ -1,5 +1,6 @@
-//! One game of `orca web`: its line of moves with undo, redo and going to
-//! any move, who plays each side, and the engine that plays Orca's moves
+//! One game of `orca web`: the library's game session (the line of moves
+//! with undo, redo and going to any move, who plays each side), Orca's
+//! strength, the analysis' values, and the engine that plays Orca's moves
 //! and values every move for the hints. What changes is told to the page's
 //! event streams (Server-Sent Events) as the state and the search's info.
 
@@ -18,50 +19,16 @@ use crate::engine::{
 };
 use crate::eval::Evaluators;
 use crate::game::wording::result_line;
-use crate::game::{AnyMove, AnyPosition, Color, GameLine, UnknownName, Variant};
-use crate::ggf::{GgfGame, GgfMove};
+use crate::game::{AnyMove, AnyPosition, Color, Variant};
 use crate::score::Score;
 use crate::score::loss_mark;
+use crate::session::{MoveError, OrcaMove, Player, Seats, Session};
 
 /// Transposition table of each game's engine, in MB.
 pub const GAME_HASH_MB: usize = 16;
 
-/// The four centre squares, d4 e4 d5 e5 (a1 is bit 0, row by row).
-const CENTRE: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
-
 /// Most lines a hint values (every legal move).
 const HINT_LINES: usize = 64;
-
-/// Who chooses the moves of one colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
-    /// A person at the page.
-    Person,
-    /// Orca's search.
-    Orca,
-}
-
-impl Player {
-    fn name(self) -> &'static str {
-        match self {
-            Player::Person => "person",
-            Player::Orca => "orca",
-        }
-    }
-}
-
-impl std::str::FromStr for Player {
-    type Err = UnknownName;
-
-    /// `person` or `orca`.
-    fn from_str(text: &str) -> Result<Player, UnknownName> {
-        match text {
-            "person" => Ok(Player::Person),
-            "orca" => Ok(Player::Orca),
-            _ => Err(UnknownName::new("player", text, "person or orca")),
-        }
-    }
-}
 
 /// How Orca plays: a level (1 weakest, [`MAX_LEVEL`] full strength) and the
 /// most time a move.
@@ -107,68 +74,11 @@ impl Default for GameSettings {
 }
 
 impl GameSettings {
-    fn player(&self, color: Color) -> Player {
-        match color {
-            Color::Black => self.black,
-            Color::White => self.white,
-        }
-    }
-}
-
-/// Who made a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum By {
-    Person,
-    Orca,
-    /// A pass played because the side had no move.
-    ForcedPass,
-    /// Loaded with a game record or a move list.
-    Record,
-}
-
-impl By {
-    fn name(self) -> &'static str {
-        match self {
-            By::Person => "person",
-            By::Orca => "orca",
-            By::ForcedPass => "pass",
-            By::Record => "record",
-        }
-    }
-}
-
-/// One move of the line.
-#[derive(Clone, Debug)]
-struct Ply {
-    mv: AnyMove,
-    color: Color,
-    by: By,
-    /// The position after it.
-    after: AnyPosition,
-    /// Orca's value of its own move, centi-discs for the mover.
-    score: Option<Score>,
-    /// Whether that value is exact.
-    exact: bool,
-    /// Whether the move came from the opening book.
-    book: bool,
-}
-
-impl Ply {
-    /// The pass of a side with no move in `position`.
-    fn forced_pass(position: AnyPosition) -> Ply {
-        let after = position.play(AnyMove::PASS).expect("a forced pass plays");
-        Ply::new(AnyMove::PASS, position.to_move(), By::ForcedPass, after)
-    }
-
-    fn new(mv: AnyMove, color: Color, by: By, after: AnyPosition) -> Ply {
-        Ply {
-            mv,
-            color,
-            by,
-            after,
-            score: None,
-            exact: false,
-            book: false,
+    /// Who plays each colour.
+    pub fn seats(&self) -> Seats {
+        Seats {
+            black: self.black,
+            white: self.white,
         }
     }
 }
@@ -180,6 +90,15 @@ pub enum GameError {
     BadMove(String),
     /// The request does not fit the game's state now (HTTP 409).
     Conflict(String),
+}
+
+impl From<MoveError> for GameError {
+    fn from(e: MoveError) -> GameError {
+        match e {
+            MoveError::GameOver | MoveError::OrcaToMove => GameError::Conflict(e.to_string()),
+            _ => GameError::BadMove(e.to_string()),
+        }
+    }
 }
 
 impl std::fmt::Display for GameError {
@@ -233,10 +152,7 @@ struct Tag {
 /// One game and its engine.
 pub struct WebGame {
     id: u64,
-    start: AnyPosition,
-    line: Vec<Ply>,
-    /// Moves of the line played on the board: the rest can be redone.
-    cursor: usize,
+    session: Session,
     /// The analysis' value of each position of the line (the start first).
     values: Vec<Option<Value>>,
     /// Whether the analysis of the line is under way.
@@ -279,9 +195,7 @@ impl WebGame {
             Engine::with_channel(GAME_HASH_MB, evaluators).map_err(|e| e.to_string())?;
         let game = Arc::new(Mutex::new(WebGame {
             id,
-            start: AnyPosition::start(variant),
-            line: Vec::new(),
-            cursor: 0,
+            session: Session::new(variant, settings.seats()),
             values: vec![None],
             analysing: false,
             settings,
@@ -307,14 +221,11 @@ impl WebGame {
 
     /// The position on the board (at the cursor).
     pub fn position(&self) -> AnyPosition {
-        self.position_at(self.cursor)
+        self.session.position()
     }
 
     fn position_at(&self, ply: usize) -> AnyPosition {
-        match ply {
-            0 => self.start,
-            n => self.line[n - 1].after,
-        }
+        self.session.position_at(ply)
     }
 
     /// Plays a person's move at the cursor (the moves after it are dropped).
@@ -323,33 +234,18 @@ impl WebGame {
     /// [`GameError::BadMove`] for a move that is not legal here;
     /// [`GameError::Conflict`] when Orca is to move or the game is over.
     pub fn play(&mut self, text: &str) -> Result<(), GameError> {
-        let position = self.position();
-        if position.is_over() {
-            return Err(GameError::Conflict("the game is over".into()));
-        }
-        if self.settings.player(position.to_move()) == Player::Orca {
-            return Err(GameError::Conflict("Orca is to move".into()));
-        }
-        let mv = position
-            .parse_move(text)
-            .map_err(|e| GameError::BadMove(e.to_string()))?;
-        let after = position.play(mv).ok_or_else(|| {
-            GameError::BadMove(format!(
-                "{mv} is not legal here (legal: {})",
-                position.legal_move_names().join(" ")
-            ))
-        })?;
-        self.push(Ply::new(mv, position.to_move(), By::Person, after));
+        let kept = self.session.cursor();
+        self.session.play_person(text)?;
+        self.line_changed(kept);
         self.changed();
         Ok(())
     }
 
-    fn push(&mut self, ply: Ply) {
-        self.line.truncate(self.cursor);
-        self.values.truncate(self.cursor + 1);
-        self.line.push(ply);
-        self.values.push(None);
-        self.cursor = self.line.len();
+    /// After the line changed past its first `kept` moves: the values of
+    /// the positions after them are dropped.
+    fn line_changed(&mut self, kept: usize) {
+        self.values.truncate(kept + 1);
+        self.values.resize(self.session.line().len() + 1, None);
     }
 
     /// Replaces the game with one read from `text`: a GGF record, or a
@@ -359,53 +255,11 @@ impl WebGame {
     /// # Errors
     /// [`GameError::BadMove`] for a text that is none of these, naming why.
     pub fn load(&mut self, text: &str) -> Result<(), GameError> {
-        let (start, moves) = if text.contains("(;") {
-            let record: GgfGame = text
-                .trim()
-                .parse()
-                .map_err(|e| GameError::BadMove(format!("the GGF record: {e}")))?;
-            let moves: Vec<AnyMove> = record
-                .moves
-                .iter()
-                .map(|m| AnyMove::Othello(m.mv))
-                .collect();
-            (record.start, moves)
-        } else {
-            let line = GameLine::parse(self.start.variant(), text).map_err(GameError::BadMove)?;
-            let moves = line.parsed_moves().map_err(GameError::BadMove)?;
-            (line.start, moves)
-        };
-        // Every Othello position a game can reach has its centre filled.
-        let centre_empty = match start {
-            AnyPosition::Othello(p) => p.state().0.empty() & CENTRE != 0,
-            AnyPosition::Reversed(p) => p.state().0.empty() & CENTRE != 0,
-            AnyPosition::TicTacToe(_) => false,
-        };
-        if centre_empty {
-            return Err(GameError::BadMove(
-                "no game reaches this position: d4, e4, d5 and e5 always hold discs".into(),
-            ));
-        }
-        let mut plies = Vec::with_capacity(moves.len());
-        let mut position = start;
-        for (i, mv) in moves.into_iter().enumerate() {
-            // A pass left out where forced is put in.
-            if position.must_pass() && !mv.is_pass() {
-                let pass = Ply::forced_pass(position);
-                position = pass.after;
-                plies.push(pass);
-            }
-            let after = position.play(mv).ok_or_else(|| {
-                GameError::BadMove(format!("move {} ({mv}) is not legal there", i + 1))
-            })?;
-            plies.push(Ply::new(mv, position.to_move(), By::Record, after));
-            position = after;
-        }
+        let session = Session::load(self.session.variant(), text, self.settings.seats())
+            .map_err(|e| GameError::BadMove(e.to_string()))?;
         self.halt();
-        self.start = start;
-        self.values = vec![None; plies.len() + 1];
-        self.line = plies;
-        self.cursor = self.line.len();
+        self.values = vec![None; session.line().len() + 1];
+        self.session = session;
         self.analysing = false;
         self.changed();
         Ok(())
@@ -416,26 +270,10 @@ impl WebGame {
     /// # Errors
     /// [`GameError::Conflict`] for tic-tac-toe.
     pub fn ggf(&self, date: &str) -> Result<String, GameError> {
-        let name = |player| match player {
-            Player::Person => "Human",
-            Player::Orca => "Orca",
-        };
-        let players = [name(self.settings.black), name(self.settings.white)];
-        let end = self.line.last().map_or(self.start, |p| p.after);
-        let mut record = crate::ggf::header(self.start, end, "orca web", date, players)
-            .map_err(|e| GameError::Conflict(e.to_string()))?;
-        for ply in &self.line {
-            let AnyMove::Othello(mv) = ply.mv else {
-                continue;
-            };
-            record.moves.push(GgfMove {
-                color: ply.color,
-                mv,
-                eval: ply.score.map(Score::discs),
-                seconds: None,
-            });
-        }
-        Ok(record.to_string())
+        self.session
+            .ggf_record("orca web", date)
+            .map(|record| record.to_string())
+            .map_err(|e| GameError::Conflict(e.to_string()))
     }
 
     /// Values every position of the line, one search each (depth
@@ -450,14 +288,15 @@ impl WebGame {
     /// centi-discs for its player, once the analysis valued the positions
     /// before and after it (none for a pass).
     fn loss(&self, i: usize) -> Option<Score> {
-        if self.line[i].mv.is_pass() {
+        let ply = &self.session.line()[i];
+        if ply.mv.is_pass() {
             return None;
         }
         let best = self.values[i]?;
         let after = self.values[i + 1]?;
         // The position after is valued for the other side, but for a pass
         // it forces: then it is the same side's.
-        let played = if self.position_at(i + 1).to_move() == self.line[i].color {
+        let played = if self.position_at(i + 1).to_move() == ply.color {
             after.score
         } else {
             -after.score
@@ -492,28 +331,14 @@ impl WebGame {
         self.values.iter().position(Option::is_none)
     }
 
-    /// Whether the cursor may stop at `ply` when stepping back and forth: a
-    /// position where a person chooses (every position when nobody does).
-    fn stop_here(&self, ply: usize) -> bool {
-        let position = self.position_at(ply);
-        let nobody = self.settings.black == Player::Orca && self.settings.white == Player::Orca;
-        nobody
-            || position.is_over()
-            || (!position.must_pass() && self.settings.player(position.to_move()) == Player::Person)
-    }
-
     /// Takes back to the last position where a person was to move.
     ///
     /// # Errors
-    /// [`GameError::Conflict`] at the start of the line.
+    /// [`GameError::Conflict`] when there is none.
     pub fn undo(&mut self) -> Result<(), GameError> {
-        if self.cursor == 0 {
-            return Err(GameError::Conflict("nothing to take back".into()));
-        }
-        self.cursor -= 1;
-        while self.cursor > 0 && !self.stop_here(self.cursor) {
-            self.cursor -= 1;
-        }
+        self.session
+            .undo()
+            .map_err(|e| GameError::Conflict(e.to_string()))?;
         self.changed();
         Ok(())
     }
@@ -524,13 +349,9 @@ impl WebGame {
     /// # Errors
     /// [`GameError::Conflict`] when no move was taken back.
     pub fn redo(&mut self) -> Result<(), GameError> {
-        if self.cursor == self.line.len() {
-            return Err(GameError::Conflict("nothing to play again".into()));
-        }
-        self.cursor += 1;
-        while self.cursor < self.line.len() && !self.stop_here(self.cursor) {
-            self.cursor += 1;
-        }
+        self.session
+            .redo()
+            .map_err(|e| GameError::Conflict(e.to_string()))?;
         self.changed();
         Ok(())
     }
@@ -540,13 +361,9 @@ impl WebGame {
     /// # Errors
     /// [`GameError::Conflict`] beyond the line.
     pub fn go_to(&mut self, ply: usize) -> Result<(), GameError> {
-        if ply > self.line.len() {
-            return Err(GameError::Conflict(format!(
-                "the line has {} moves",
-                self.line.len()
-            )));
-        }
-        self.cursor = ply;
+        self.session
+            .go_to(ply)
+            .map_err(|e| GameError::Conflict(e.to_string()))?;
         self.changed();
         Ok(())
     }
@@ -554,6 +371,7 @@ impl WebGame {
     /// Changes who plays, Orca's strength or the hints.
     pub fn set(&mut self, settings: GameSettings) {
         self.settings = settings;
+        self.session.set_seats(settings.seats());
         self.changed();
     }
 
@@ -589,21 +407,15 @@ impl WebGame {
     /// then Orca's move or the hints are searched, and the page is told.
     fn changed(&mut self) {
         self.halt();
-        while self.cursor == self.line.len() {
-            let position = self.position();
-            if !position.must_pass() {
-                break;
-            }
-            self.push(Ply::forced_pass(position));
+        let kept = self.session.line().len();
+        if self.session.play_forced_passes() > 0 {
+            self.line_changed(kept);
         }
         let position = self.position();
         if self.analysing && self.next_to_analyze().is_none() {
             self.analysing = false;
         }
-        let orca_to_move = !position.is_over()
-            && self.cursor == self.line.len()
-            && self.settings.player(position.to_move()) == Player::Orca;
-        let purpose = if orca_to_move {
+        let purpose = if self.session.orca_to_move() {
             Some(Purpose::Move)
         } else if let Some(ply) = self.next_to_analyze().filter(|_| self.analysing) {
             Some(Purpose::Analyze(ply))
@@ -713,26 +525,25 @@ impl WebGame {
         if tag.purpose != Purpose::Move {
             return;
         }
-        let position = self.position();
         let mv = match done.best {
             BestMove::Move(mv) => mv,
             BestMove::Pass => AnyMove::PASS,
             BestMove::None => return,
         };
-        let Some(after) = position.play(mv) else {
-            log::error!("web: game {}: engine move {mv} does not play", self.id);
-            return;
-        };
         let info = done.info.as_ref();
-        self.push(Ply {
+        let orca = OrcaMove {
             mv,
-            color: position.to_move(),
-            by: By::Orca,
-            after,
             score: info.map(|i| i.score),
             exact: info.is_some_and(|i| i.exact),
             book: self.book.is_some(),
-        });
+            seconds: done.elapsed.as_secs_f64(),
+        };
+        let kept = self.session.cursor();
+        if let Err(e) = self.session.play_orca(orca) {
+            log::error!("web: game {}: engine move {mv} does not play: {e}", self.id);
+            return;
+        }
+        self.line_changed(kept);
         self.changed();
     }
 
@@ -764,7 +575,8 @@ impl WebGame {
         let position = self.position();
         let (black_discs, white_discs) = position.counts();
         let moves = self
-            .line
+            .session
+            .line()
             .iter()
             .enumerate()
             .map(|(i, ply)| {
@@ -792,10 +604,7 @@ impl WebGame {
                 Some(black.discs())
             })
             .collect();
-        let last = self
-            .cursor
-            .checked_sub(1)
-            .map(|i| self.line[i].mv.to_string());
+        let last = self.session.last_move().map(|ply| ply.mv.to_string());
         let strength = self.settings.strength;
         view::State {
             id: self.id,
@@ -811,7 +620,7 @@ impl WebGame {
             black_discs,
             white_discs,
             moves,
-            cursor: self.cursor,
+            cursor: self.session.cursor(),
             last,
             over: position.is_over(),
             result: result_line(&position),

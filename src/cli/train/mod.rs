@@ -10,9 +10,10 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use orca::game::Variant;
 use orca::train::TrainConfig;
+use orca::train::files::fit_and_write;
 
 use steps::{
-    FitArgs, GenArgs, MeasureArgs, defaults, fit_and_report, run_fit, run_gen, run_measure, wrote,
+    FitArgs, GenArgs, MeasureArgs, defaults, fit_progress, run_fit, run_gen, run_measure, wrote,
 };
 
 /// Arguments of `orca train`. Defaults not given here are those of the full
@@ -132,11 +133,14 @@ pub fn run(args: &TrainArgs) -> i32 {
         return 2;
     };
     eprintln!("orca train: {config:?}");
-    match fit_and_report(&config, &[], out) {
+    match fit_and_write(&config, &[], out, &mut fit_progress()) {
         Ok((_, report)) => {
             println!("{report}{}", wrote(out));
             0
         }
-        Err(status) => status,
+        Err(e) => {
+            eprintln!("orca train: {e}");
+            1
+        }
     }
 }

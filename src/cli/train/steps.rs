@@ -7,13 +7,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use orca::eval::trained::{STAGES, Weights, stage};
+use orca::eval::trained::{STAGES, Weights};
 use orca::game::{Board, Variant};
 use orca::score::Score;
-use orca::train::database::{self, DatabaseGame};
-use orca::train::generate::{self, GenConfig};
-use orca::train::shard::Block;
-use orca::train::{self, Progress, TrainConfig, TrainReport};
+use orca::train::database::DatabaseGame;
+use orca::train::files::{
+    Data, FitFiles, WeightsSource, errors, fit_files, load_weights, mae, read_data, total,
+};
+use orca::train::generate::{self, LabelSettings};
+use orca::train::{Progress, TrainConfig};
 
 /// How positions are made and labelled: the settings every shard of a
 /// round shares (`orca train gen` and `orca train round`).
@@ -49,33 +51,18 @@ pub struct LabelArgs {
 }
 
 impl LabelArgs {
-    /// The configuration of shard `shard` of `shards`.
-    pub fn config(
-        &self,
-        (shard, shards): (u32, u32),
-        positions: usize,
-        weights: Arc<Weights>,
-        threads: usize,
-    ) -> GenConfig {
-        GenConfig {
+    /// The settings these flags give.
+    pub fn settings(&self) -> LabelSettings {
+        LabelSettings {
             variant: self.variant,
-            shard,
-            shards,
-            positions,
             seed: self.seed,
             exact_empties: self.exact_empties,
             depth: self.depth,
             random_min: self.random_min,
             random_max: self.random_max,
             play_depth: self.play_depth,
-            wthor_share: if self.wthor.is_some() {
-                self.wthor_share
-            } else {
-                0
-            },
             wthor: self.wthor.clone(),
-            weights,
-            threads,
+            wthor_share: self.wthor_share,
         }
     }
 }
@@ -158,33 +145,24 @@ pub struct FitArgs {
     pub origin: Option<WeightsSource>,
 }
 
-/// Where weights come from: the ones built into the binary, or a file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WeightsSource {
-    /// The built-in weights of the variant.
-    Builtin,
-    /// A weights file.
-    File(PathBuf),
-}
-
-impl std::str::FromStr for WeightsSource {
-    type Err = std::convert::Infallible;
-
-    fn from_str(text: &str) -> Result<WeightsSource, Self::Err> {
-        Ok(if text == "builtin" {
-            WeightsSource::Builtin
-        } else {
-            WeightsSource::File(PathBuf::from(text))
-        })
-    }
-}
-
-impl WeightsSource {
-    /// The weights, checked to be for `variant`.
-    pub fn load(&self, variant: Variant) -> Result<Arc<Weights>, String> {
-        match self {
-            WeightsSource::Builtin => weights_for(None, variant),
-            WeightsSource::File(path) => weights_for(Some(path), variant),
+impl FitArgs {
+    /// The fit these flags ask for.
+    pub fn files(&self) -> FitFiles {
+        FitFiles {
+            shards: self.shards.clone(),
+            databases: self.database.clone(),
+            database_games: self.database_games,
+            wthor: self.wthor.clone(),
+            wthor_games: self.games,
+            exact_every: self.exact_every,
+            test_every: self.test_every,
+            shard_weight: self.shard_weight,
+            epochs: self.epochs,
+            ridge: self.ridge,
+            threads: self.threads,
+            baseline: self.baseline.clone(),
+            origin: self.origin.clone(),
+            out: self.out.clone(),
         }
     }
 }
@@ -234,17 +212,13 @@ pub(super) fn defaults(help: &str, value: impl Fn(&TrainConfig) -> String) -> St
     }
 }
 
-/// Fits `extra` with the pipeline of `config` and writes the weights to `out`;
-/// the weights and the report, or the exit status after a message.
-pub(super) fn fit_and_report(
-    config: &TrainConfig,
-    extra: &[train::fit::Sample],
-    out: &Path,
-) -> Result<(Weights, String), i32> {
+/// The progress of a fit on stderr: a bar while WTHOR games are labelled,
+/// a line a stage.
+pub(super) fn fit_progress() -> impl FnMut(Progress) + Send {
     let bar = crate::cli::progress::stderr_bar(
         "labelling games {wide_bar} {pos}/{len}, about {eta} left",
     );
-    let result = train::run_with(config, extra, &mut |p| match p {
+    move |p| match p {
         Progress::Lines { done, total } => {
             bar.set_length(total as u64);
             bar.set_position(done as u64);
@@ -261,48 +235,7 @@ pub(super) fn fit_and_report(
             r.train_samples,
             r.test_mae
         ),
-    });
-    let (weights, report) = match result {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("orca train: {e}");
-            return Err(1);
-        }
-    };
-    let bytes = weights.to_bytes();
-    if let Some(dir) = out.parent()
-        && !dir.as_os_str().is_empty()
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        eprintln!("orca train: cannot create {}: {e}", dir.display());
-        return Err(1);
     }
-    if let Err(e) = std::fs::write(out, &bytes) {
-        eprintln!("orca train: cannot write {}: {e}", out.display());
-        return Err(1);
-    }
-    Ok((weights, report_text(&report)))
-}
-
-fn report_text(report: &TrainReport) -> String {
-    let mut text = format!(
-        "{} games, {} positions ({} solved exactly); data {:.0} s, fit {:.0} s\n\
-         stage | empties |  train pos |  test pos | train MAE | test MAE\n",
-        report.lines, report.samples, report.exact, report.data_seconds, report.fit_seconds
-    );
-    for r in &report.stages {
-        text += &format!(
-            "{:>5} | {:>3}-{:<3} | {:>10} | {:>9} | {:>9.2} | {:>8.2}\n",
-            r.stage,
-            r.stage * 4,
-            r.stage * 4 + 3,
-            r.train_samples,
-            r.test_samples,
-            r.train_mae,
-            r.test_mae
-        );
-    }
-    text
 }
 
 /// The line that says where the weights went.
@@ -313,17 +246,7 @@ pub(super) fn wrote(out: &Path) -> String {
 
 /// Loads a weights file for `variant`, or takes the built-in weights.
 pub fn weights_for(path: Option<&Path>, variant: Variant) -> Result<Arc<Weights>, String> {
-    let weights = match path {
-        None => Weights::builtin(variant).map_err(|e| format!("built-in weights: {e}"))?,
-        Some(p) => Arc::new(Weights::load(p).map_err(|e| format!("{}: {e}", p.display()))?),
-    };
-    if weights.variant != variant {
-        return Err(format!(
-            "the weights are for {}, not {variant}",
-            weights.variant
-        ));
-    }
-    Ok(weights)
+    load_weights(path, variant).map_err(|e| e.to_string())
 }
 
 /// `orca train gen`.
@@ -343,6 +266,7 @@ pub(super) fn run_gen(args: &GenArgs) -> i32 {
     };
     let config = args
         .label
+        .settings()
         .config(args.shard, args.positions, weights, args.threads);
     let (i, n) = args.shard;
     let bar = crate::cli::progress::stderr_bar(&format!(
@@ -388,219 +312,38 @@ pub(super) fn run_gen(args: &GenArgs) -> i32 {
     }
 }
 
-/// The shards' blocks and the databases' games, all of one variant.
-fn read_data(
-    shards: &[PathBuf],
-    databases: &[PathBuf],
-    database_games: Option<usize>,
-) -> Result<(Vec<Block>, Vec<DatabaseGame>, Variant), String> {
-    let (blocks, mut variant) = if shards.is_empty() {
-        (Vec::new(), None)
-    } else {
-        let (blocks, variant) = read_shards(shards)?;
-        (blocks, Some(variant))
-    };
-    let mut games = Vec::new();
-    for dir in databases {
-        let of = database::variant_of(dir).map_err(|e| e.to_string())?;
-        if variant.is_some_and(|v| v != of) {
-            return Err(format!(
-                "{} holds {of} games, the other data {}",
-                dir.display(),
-                variant.expect("some")
-            ));
-        }
-        variant = Some(of);
-        let mut more = database::read(dir).map_err(|e| e.to_string())?;
-        if let Some(n) = database_games {
-            if more.len() < n {
-                return Err(format!(
-                    "{} holds {} games, fewer than --database-games {n}",
-                    dir.display(),
-                    more.len()
-                ));
-            }
-            more.truncate(n);
-        }
-        games
-            .try_reserve(more.len())
-            .map_err(|_| "not enough memory for the databases".to_string())?;
-        games.extend(more);
-    }
-    let variant = variant.ok_or("give --shards or --database")?;
-    Ok((blocks, games, variant))
-}
-
-/// Reads every block of the shard files, all of one variant.
-fn read_shards(paths: &[PathBuf]) -> Result<(Vec<Block>, Variant), String> {
-    let mut blocks = Vec::new();
-    for path in paths {
-        let more = generate::read(path)?;
-        blocks
-            .try_reserve(more.len())
-            .map_err(|_| "not enough memory for the shards".to_string())?;
-        blocks.extend(more);
-    }
-    let Some(variant) = blocks.first().map(|b| b.settings.variant) else {
-        return Err("the shard files hold no positions".to_string());
-    };
-    if let Some(other) = blocks.iter().find(|b| b.settings.variant != variant) {
-        return Err(format!(
-            "the shards mix {variant} and {} positions",
-            other.settings.variant
-        ));
-    }
-    Ok((blocks, variant))
-}
-
-/// Mean absolute errors of `weights` on `samples`, per stage: (count, sum).
-fn errors<'a>(
-    weights: &Weights,
-    samples: impl Iterator<Item = (&'a Board, f64)>,
-) -> Vec<(usize, f64)> {
-    let mut by_stage = vec![(0usize, 0f64); STAGES];
-    for (board, target) in samples {
-        let value = Score::from_centi(weights.evaluate(board)).discs();
-        let cell = &mut by_stage[stage(board.empties())];
-        cell.0 += 1;
-        cell.1 += (value - target).abs();
-    }
-    by_stage
-}
-
-fn mae((count, sum): (usize, f64)) -> String {
-    if count == 0 {
-        "-".to_string()
-    } else {
-        format!("{:.2}", sum / count as f64)
-    }
-}
-
-fn total(cells: &[(usize, f64)]) -> (usize, f64) {
-    cells
-        .iter()
-        .fold((0, 0.0), |(n, s), &(m, t)| (n + m, s + t))
-}
-
 /// `orca train fit`.
 pub(super) fn run_fit(args: &FitArgs) -> i32 {
-    match fit_shards(args, "orca train fit") {
-        Ok((report, held_out)) => {
-            println!("{report}{}", wrote(&args.out));
-            print!("{held_out}");
+    match fit_files(&args.files(), &mut fit_progress()) {
+        Ok(fitted) => {
+            eprintln!(
+                "orca train fit: {} shard and database positions ({} database games, {} held out)",
+                fitted.positions.0, fitted.database_games, fitted.positions.1
+            );
+            println!("{}{}", fitted.report, wrote(&args.out));
+            print!("{}", fitted.held_out);
             0
         }
-        Err(status) => status,
-    }
-}
-
-/// Fits the weights of `args` and writes them; the fit's report and the table
-/// of held-out errors (new against baseline), or the exit status after a
-/// message that starts with `context`.
-pub fn fit_shards(args: &FitArgs, context: &str) -> Result<(String, String), i32> {
-    let fail = |e: String| {
-        eprintln!("{context}: {e}");
-        1
-    };
-    let (blocks, games, variant) =
-        read_data(&args.shards, &args.database, args.database_games).map_err(fail)?;
-    let baseline = weights_for(args.baseline.as_deref(), variant).map_err(fail)?;
-    let origin = match &args.origin {
-        Some(source) => Some(source.load(variant).map_err(fail)?),
-        None => None,
-    };
-    if args.wthor.is_some() && variant != Variant::Othello {
-        eprintln!("{context}: WTHOR games are standard Othello, the shards are {variant}");
-        return Err(2);
-    }
-    if !(args.shard_weight.is_finite() && args.shard_weight > 0.0) {
-        eprintln!("{context}: --shard-weight must be a positive number");
-        return Err(2);
-    }
-    if !(args.ridge.is_finite() && args.ridge > 0.0) {
-        eprintln!("{context}: --ridge must be a positive number");
-        return Err(2);
-    }
-    let mut samples = train::shard_samples(&blocks, args.test_every, args.shard_weight);
-    samples.extend(database::samples(&games, args.test_every, 1.0));
-    let mut config = TrainConfig::full(variant, PathBuf::new());
-    config.wthor = args.wthor.clone();
-    config.wthor_games = args.games;
-    config.exact_every = args.exact_every;
-    config.origin = origin;
-    // The shards and the database label the late positions exactly: a WTHOR
-    // game's result is no label there (docs/training.md).
-    let horizon = blocks
-        .iter()
-        .map(|b| u32::from(b.settings.exact_empties))
-        .chain(games.iter().map(|g| g.solve_empties))
-        .min()
-        .unwrap_or(0);
-    let database_games = games.len();
-    drop(games);
-    config.line.exact_empties = horizon;
-    config.deep_every = 0;
-    config.selfplay_games = 0;
-    drop(blocks);
-    config.fit.epochs = args.epochs;
-    config.fit.ridge = args.ridge;
-    config.threads = args.threads;
-    eprintln!(
-        "{context}: {} shard and database positions ({database_games} database games, {} held out), {}",
-        samples.len(),
-        samples.iter().filter(|s| s.test).count(),
-        match &config.wthor {
-            Some(dir) => format!("with the WTHOR games of {}", dir.display()),
-            None => "no WTHOR games".to_string(),
+        Err(e) => {
+            eprintln!("orca train fit: {e}");
+            e.status()
         }
-    );
-    let (weights, report) = fit_and_report(&config, &samples, &args.out)?;
-    let boards: Vec<(Board, f64)> = samples
-        .iter()
-        .filter(|s| s.test)
-        .map(|s| (Board::new(s.player, s.opponent), f64::from(s.target)))
-        .collect();
-    let fitted = errors(&weights, boards.iter().map(|(b, t)| (b, *t)));
-    let base = errors(&baseline, boards.iter().map(|(b, t)| (b, *t)));
-    let source = match (args.shards.is_empty(), args.database.is_empty()) {
-        (false, true) => "shard",
-        (true, false) => "database",
-        _ => "shard and database",
-    };
-    let mut table = format!(
-        "held-out {source} positions: error of the new weights and of the baseline\n\
-         stage | empties | positions | new MAE | baseline MAE\n",
-    );
-    for st in 0..STAGES {
-        table += &format!(
-            "{:>5} | {:>3}-{:<3} | {:>9} | {:>7} | {:>12}\n",
-            st,
-            st * 4,
-            st * 4 + 3,
-            fitted[st].0,
-            mae(fitted[st]),
-            mae(base[st])
-        );
     }
-    table += &format!(
-        "  all |         | {:>9} | {:>7} | {:>12}\n",
-        total(&fitted).0,
-        mae(total(&fitted)),
-        mae(total(&base))
-    );
-    Ok((report, table))
 }
 
 /// `orca train measure`.
 pub(super) fn run_measure(args: &MeasureArgs) -> i32 {
-    let (blocks, games, variant) =
-        match read_data(&args.shards, &args.database, args.database_games) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("orca train measure: {e}");
-                return 1;
-            }
-        };
+    let Data {
+        blocks,
+        games,
+        variant,
+    } = match read_data(&args.shards, &args.database, args.database_games) {
+        Ok(data) => data,
+        Err(e) => {
+            eprintln!("orca train measure: {e}");
+            return 1;
+        }
+    };
     let weights = match weights_for(args.weights.as_deref(), variant) {
         Ok(w) => w,
         Err(e) => {
@@ -636,13 +379,12 @@ pub(super) fn run_measure(args: &MeasureArgs) -> i32 {
         (blocks.len(), "searched")
     };
     let of = |exact: bool| {
-        errors(
-            &weights,
-            records
-                .iter()
-                .filter(|r| r.2 == exact)
-                .map(|(b, t, _)| (b, *t)),
-        )
+        let boards: Vec<(Board, f64)> = records
+            .iter()
+            .filter(|r| r.2 == exact)
+            .map(|&(b, t, _)| (b, t))
+            .collect();
+        errors(&weights, &boards)
     };
     let (exact, searched) = (of(true), of(false));
     println!(
