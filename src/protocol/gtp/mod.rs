@@ -78,7 +78,7 @@ fn color_name(color: Color) -> &'static str {
 }
 
 /// A GTP session over one engine.
-pub struct Session {
+pub struct GtpSession {
     engine: Engine,
     reports: Receiver<Report>,
     out: Output,
@@ -90,7 +90,7 @@ pub struct Session {
     clock: GtpClock,
 }
 
-impl Session {
+impl GtpSession {
     /// A session writing to `out`, with a fresh engine and an empty board.
     ///
     /// # Errors
@@ -99,9 +99,9 @@ impl Session {
         out: Output,
         evaluators: Arc<Evaluators>,
         config: Config,
-    ) -> Result<Session, StartError> {
+    ) -> Result<GtpSession, StartError> {
         let (engine, reports) = config.search.start_engine(evaluators)?;
-        Ok(Session {
+        Ok(GtpSession {
             engine,
             reports,
             out,
@@ -383,7 +383,7 @@ pub fn run(
     evaluators: Arc<Evaluators>,
     config: Config,
 ) -> i32 {
-    let mut session = match Session::new(out, evaluators, config) {
+    let mut session = match GtpSession::new(out, evaluators, config) {
         Ok(session) => session,
         Err(e) => return super::start_failed(&e),
     };
@@ -483,7 +483,7 @@ mod tests {
     #[test]
     fn forced_passes_are_inserted_for_play_and_genmove() {
         let buffer = Buffer::default();
-        let mut session = Session::new(
+        let mut session = GtpSession::new(
             Output::new(Box::new(buffer.clone())),
             Arc::new(Evaluators::default()),
             config(),

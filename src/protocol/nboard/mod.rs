@@ -106,7 +106,7 @@ enum Task {
 }
 
 /// An NBoard session over one engine.
-pub struct Session {
+pub struct NboardSession {
     engine: Engine,
     reports: Receiver<Report>,
     out: Output,
@@ -119,7 +119,7 @@ pub struct Session {
     task: Option<Task>,
 }
 
-impl Session {
+impl NboardSession {
     /// A session writing to `out`, with a fresh engine, at the start of a
     /// standard Othello game.
     ///
@@ -129,10 +129,10 @@ impl Session {
         out: Output,
         evaluators: Arc<Evaluators>,
         config: Config,
-    ) -> Result<Session, StartError> {
+    ) -> Result<NboardSession, StartError> {
         let (engine, reports) = config.search.start_engine(evaluators)?;
         let start = AnyPosition::start(Variant::Othello);
-        Ok(Session {
+        Ok(NboardSession {
             engine,
             reports,
             out,
@@ -487,7 +487,7 @@ pub fn run(
     evaluators: Arc<Evaluators>,
     config: Config,
 ) -> i32 {
-    let mut session = match Session::new(out, evaluators, config) {
+    let mut session = match NboardSession::new(out, evaluators, config) {
         Ok(session) => session,
         Err(e) => return super::start_failed(&e),
     };

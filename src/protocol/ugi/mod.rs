@@ -131,7 +131,7 @@ fn report_lines(report: &Report) -> Vec<String> {
 }
 
 /// A UGI session over one engine.
-pub struct Session {
+pub struct UgiSession {
     engine: Engine,
     out: Output,
     variant: Variant,
@@ -150,12 +150,12 @@ pub struct Session {
     book_randomness: u32,
 }
 
-impl Session {
+impl UgiSession {
     /// A session writing to `out`, with a fresh engine.
     ///
     /// # Errors
     /// [`StartError`] when the engine cannot start.
-    pub fn new(out: Output, evaluators: Arc<Evaluators>) -> Result<Session, StartError> {
+    pub fn new(out: Output, evaluators: Arc<Evaluators>) -> Result<UgiSession, StartError> {
         let sink = out.clone();
         let engine = Engine::try_start(
             DEFAULT_HASH_MB,
@@ -166,7 +166,7 @@ impl Session {
                 }
             }),
         )?;
-        Ok(Session {
+        Ok(UgiSession {
             engine,
             out,
             variant: Variant::Othello,
@@ -553,7 +553,7 @@ impl Session {
 /// Runs a UGI session until `quit` or the end of input; the return value is
 /// the process exit status.
 pub fn run(input: &mut impl BufRead, out: Output, evaluators: Arc<Evaluators>) -> i32 {
-    let mut session = match Session::new(out, evaluators) {
+    let mut session = match UgiSession::new(out, evaluators) {
         Ok(session) => session,
         Err(e) => return super::start_failed(&e),
     };
@@ -588,7 +588,7 @@ mod tests {
     #[test]
     fn readyok_waits_for_the_table() {
         let buffer = Buffer::default();
-        let mut session = Session::new(
+        let mut session = UgiSession::new(
             Output::new(Box::new(buffer.clone())),
             Arc::new(Evaluators::default()),
         )
