@@ -1,12 +1,13 @@
 //! `orca web`: the command that serves the page (the server is the
 //! library's `orca::web`).
 
-use std::net::IpAddr;
+use std::net::{IpAddr, TcpListener};
 use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
 
+use orca::duration::parse_duration;
 use orca::eval::Evaluators;
 use orca::web::{Web, WebConfig};
 
@@ -27,10 +28,10 @@ pub struct WebArgs {
     #[arg(long, value_name = "N", default_value_t = WebConfig::default().max_games,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     max_games: usize,
-    /// Seconds after which a game nobody looks at is closed.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60,
-          value_parser = clap::value_parser!(u64).range(1..=86_400))]
-    idle: u64,
+    /// How long a game nobody looks at (no page open, no request) stays
+    /// open: 60s, 500ms (a bare number is milliseconds).
+    #[arg(long, value_name = "TIME", default_value = "60s", value_parser = parse_idle)]
+    idle: Duration,
     #[command(flatten)]
     pub(super) eval: super::EvalArgs,
 }
@@ -38,8 +39,8 @@ pub struct WebArgs {
 /// Serves until the process is ended; returns the exit status (1 when the
 /// address cannot be had).
 pub fn run(args: &WebArgs, evaluators: Arc<Evaluators>) -> i32 {
-    let server = match tiny_http::Server::http((args.host, args.port)) {
-        Ok(server) => server,
+    let listener = match TcpListener::bind((args.host, args.port)) {
+        Ok(listener) => listener,
         Err(e) => {
             eprintln!(
                 "orca web: cannot listen on {}:{}: {e}",
@@ -48,10 +49,10 @@ pub fn run(args: &WebArgs, evaluators: Arc<Evaluators>) -> i32 {
             return 1;
         }
     };
-    let address = match server.server_addr().to_ip() {
-        Some(address) => address,
-        None => {
-            eprintln!("orca web: the server has no IP address");
+    let address = match listener.local_addr() {
+        Ok(address) => address,
+        Err(e) => {
+            eprintln!("orca web: the server has no address: {e}");
             return 1;
         }
     };
@@ -68,10 +69,25 @@ pub fn run(args: &WebArgs, evaluators: Arc<Evaluators>) -> i32 {
     }
     let config = WebConfig {
         max_games: args.max_games,
-        idle: Duration::from_secs(args.idle),
+        idle: args.idle,
     };
-    orca::web::serve(server, Arc::new(Web::new(config, evaluators)));
-    0
+    match orca::web::serve(listener, Arc::new(Web::new(config, evaluators))) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("orca web: {e}");
+            1
+        }
+    }
+}
+
+/// `--idle`: 100 ms to a day.
+fn parse_idle(text: &str) -> Result<Duration, String> {
+    parse_duration(
+        text,
+        Duration::from_millis(100),
+        Duration::from_secs(86_400),
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Asks the system to open `url` in the default browser; a failure is said

@@ -1,17 +1,29 @@
 //! The HTTP API of `orca web`: the page's files, JSON requests on games,
-//! and each game's event stream. Every bad request gets an HTTP error with
-//! a JSON body `{"error": "..."}` and changes nothing.
+//! and each game's event stream (Server-Sent Events). Every bad request gets
+//! an HTTP error with a JSON body `{"error": "..."}` and changes nothing.
+//!
+//! One axum handler takes every request and routes it by method and path
+//! ([`route`]), so that each wrong address or method gets the same JSON
+//! error. The work on a game runs on the runtime's blocking threads: a
+//! game's lock may wait for its engine to stop.
 
-use std::io::{Read, Write};
+use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tiny_http::{Header, Method, Request, Response, StatusCode};
-
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio_stream::StreamExt as _;
+use tokio_stream::wrappers::UnboundedReceiverStream;
 
-use super::game::{GameError, GameSettings, WebGame, lock};
+use super::game::{GameError, GameSettings, Message, WebGame, lock};
 use super::{MAX_STREAMS, Web, page, view};
 use crate::engine::MAX_LEVEL;
 use crate::game::Variant;
@@ -23,8 +35,8 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// Shortest and longest time a move the page may set, in milliseconds.
 const MOVETIME_MS: std::ops::RangeInclusive<i64> = 10..=600_000;
 
-/// How long an event stream waits for an event before a keep-alive comment.
-const STREAM_QUIET: Duration = Duration::from_secs(15);
+/// How soon a page whose stream broke tries again.
+const STREAM_RETRY: Duration = Duration::from_secs(1);
 
 /// A refused request: its status and the reason given.
 struct Refusal(u16, String);
@@ -52,50 +64,84 @@ enum Reply {
     File(&'static page::File),
     /// A game record to download: the game's number and the GGF text.
     Ggf(u64, String),
-    /// An event stream of these events.
-    Stream(crossbeam_channel::Receiver<Arc<str>>),
+    /// An event stream of these events, with a keep-alive comment after
+    /// this long without one.
+    Stream(UnboundedReceiver<Message>, Duration),
+}
+
+/// The server's routes: one handler for every request.
+pub fn router(web: Arc<Web>) -> Router {
+    Router::new().fallback(handle).with_state(web)
 }
 
 /// Answers one request.
-pub fn handle(web: &Web, mut request: Request) {
-    let reply = route(web, &mut request);
-    let response = match reply {
-        Ok(Reply::Stream(events)) => return stream(request, &events),
-        Ok(Reply::Json(status, body)) => json_response(status, body),
-        Ok(Reply::Empty) => Response::from_data(Vec::new()).with_status_code(204),
-        Ok(Reply::Ggf(id, text)) => Response::from_data(text.into_bytes())
-            .with_header(header("Content-Type", "text/plain; charset=utf-8"))
-            .with_header(header(
-                "Content-Disposition",
-                &format!("attachment; filename=\"orca-game-{id}.ggf\""),
-            )),
-        Ok(Reply::File(file)) => Response::from_data(file.body.as_bytes())
-            .with_header(header("Content-Type", file.content_type))
-            .with_header(header("Cache-Control", "no-cache")),
+async fn handle(State(web): State<Arc<Web>>, method: Method, uri: Uri, body: Body) -> Response {
+    let path = uri.path().to_string();
+    let reply = match axum::body::to_bytes(body, MAX_BODY).await {
+        Ok(bytes) => {
+            let (method, path) = (method.clone(), path.clone());
+            tokio::task::spawn_blocking(move || route(&web, &method, &path, &bytes))
+                .await
+                .unwrap_or_else(|e| Err(Refusal::new(500, format!("the request failed: {e}"))))
+        }
+        Err(e) if is_too_long(&e) => Err(Refusal::new(
+            413,
+            format!("the body is over {MAX_BODY} bytes"),
+        )),
+        Err(e) => Err(Refusal::new(
+            400,
+            format!("the body could not be read: {e}"),
+        )),
+    };
+    match reply {
+        Ok(reply) => respond(reply),
         Err(Refusal(status, why)) => {
-            log::debug!(
-                "web: {} {}: {status} {why}",
-                request.method(),
-                request.url()
-            );
+            log::debug!("web: {method} {path}: {status} {why}");
             json_response(status, to_json(&view::Error { error: why }))
         }
-    };
-    if let Err(e) = request.respond(response) {
-        log::debug!("web: the answer was not delivered: {e}");
     }
 }
 
-/// Answers a request the server has no hands for: 503.
-pub fn refuse_busy(request: Request) {
-    let body = view::Error {
-        error: "the server is busy: try again".into(),
-    };
-    let _ = request.respond(json_response(503, to_json(&body)));
+/// Whether reading a body failed on its length.
+fn is_too_long(e: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(error) = source {
+        if error.to_string().contains("length limit") {
+            return true;
+        }
+        source = error.source();
+    }
+    false
 }
 
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
+fn respond(reply: Reply) -> Response {
+    match reply {
+        Reply::Json(status, body) => json_response(status, body),
+        Reply::Empty => StatusCode::NO_CONTENT.into_response(),
+        Reply::Ggf(id, text) => (
+            [
+                (
+                    header::CONTENT_TYPE,
+                    "text/plain; charset=utf-8".to_string(),
+                ),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"orca-game-{id}.ggf\""),
+                ),
+            ],
+            text,
+        )
+            .into_response(),
+        Reply::File(file) => (
+            [
+                (header::CONTENT_TYPE, file.content_type),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            file.body,
+        )
+            .into_response(),
+        Reply::Stream(events, keep_alive) => stream(events, keep_alive),
+    }
 }
 
 /// A value as JSON (the API's views always serialize).
@@ -107,58 +153,58 @@ fn reply(status: u16, value: &impl Serialize) -> Reply {
     Reply::Json(status, to_json(value))
 }
 
-fn json_response(status: u16, body: Vec<u8>) -> Response<std::io::Cursor<Vec<u8>>> {
-    Response::from_data(body)
-        .with_status_code(StatusCode(status))
-        .with_header(header("Content-Type", "application/json"))
-        .with_header(header("Cache-Control", "no-store"))
+fn json_response(status: u16, body: Vec<u8>) -> Response {
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() =
+        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
 }
 
-fn route(web: &Web, request: &mut Request) -> Result<Reply, Refusal> {
-    let url = request.url().to_string();
-    let path = url.split('?').next().unwrap_or("");
+fn route(web: &Web, method: &Method, path: &str, body: &Bytes) -> Result<Reply, Refusal> {
     let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-    let method = request.method().clone();
-    match (parts.as_slice(), method) {
-        ([], Method::Get) => Ok(Reply::File(&page::INDEX)),
-        ([name], Method::Get) if page::file(name).is_some() => {
+    let body = || std::str::from_utf8(body).map_err(|_| Refusal::new(400, "the body is not UTF-8"));
+    let get = method == Method::GET;
+    let post = method == Method::POST;
+    match parts.as_slice() {
+        [] if get => Ok(Reply::File(&page::INDEX)),
+        [name] if get && page::file(name).is_some() => {
             Ok(Reply::File(page::file(name).expect("checked")))
         }
-        (["api", "games"], Method::Post) => {
-            let body = read_body(request)?;
-            create(web, &body)
-        }
-        (["api", "games", id, rest @ ..], method) => {
+        ["api", "games"] if post => create(web, body()?),
+        ["api", "games", id, rest @ ..] => {
             let id: u64 = id
                 .parse()
                 .map_err(|_| Refusal::new(404, format!("no game '{id}'")))?;
             let game = web.game(id).ok_or_else(|| {
                 Refusal::new(404, format!("no game {id}: it was closed or never opened"))
             })?;
-            match (rest, method) {
-                ([], Method::Get) => Ok(reply(200, &lock(&game).state())),
-                ([], Method::Delete) => {
+            match rest {
+                [] if get => Ok(reply(200, &lock(&game).state())),
+                [] if method == Method::DELETE => {
                     web.close(id);
                     Ok(Reply::Empty)
                 }
-                (["events"], Method::Get) => subscribe(&mut lock(&game)),
-                (["ggf"], Method::Get) => {
+                ["events"] if get => subscribe(&mut lock(&game), web.config.keep_alive()),
+                ["ggf"] if get => {
                     let date = crate::ggf::date(std::time::SystemTime::now());
                     let text = lock(&game).ggf(&date)?;
                     Ok(Reply::Ggf(id, text))
                 }
-                ([action], Method::Post) => {
-                    let body = read_body(request)?;
-                    act(&mut lock(&game), action, &body)
-                }
-                ([] | ["events"] | ["ggf"], _) => Err(Refusal::new(405, "method not allowed here")),
-                ([action], _) if ACTIONS.contains(action) => {
+                [action] if post => act(&mut lock(&game), action, body()?),
+                [] | ["events"] | ["ggf"] => Err(Refusal::new(405, "method not allowed here")),
+                [action] if ACTIONS.contains(action) => {
                     Err(Refusal::new(405, format!("{action} takes POST")))
                 }
                 _ => Err(Refusal::new(404, format!("no such address: {path}"))),
             }
         }
-        ([] | ["api", "games"], _) => Err(Refusal::new(405, "method not allowed here")),
+        [] | ["api", "games"] => Err(Refusal::new(405, "method not allowed here")),
         _ => Err(Refusal::new(404, format!("no such address: {path}"))),
     }
 }
@@ -167,29 +213,6 @@ fn route(web: &Web, request: &mut Request) -> Result<Reply, Refusal> {
 const ACTIONS: [&str; 8] = [
     "move", "undo", "redo", "goto", "settings", "stop", "load", "analyze",
 ];
-
-/// The body of a request (at most [`MAX_BODY`] bytes of UTF-8).
-fn read_body(request: &mut Request) -> Result<String, Refusal> {
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(Refusal::new(
-            413,
-            format!("the body is over {MAX_BODY} bytes"),
-        ));
-    }
-    let mut bytes = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_BODY as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Refusal::new(400, format!("the body could not be read: {e}")))?;
-    if bytes.len() > MAX_BODY {
-        return Err(Refusal::new(
-            413,
-            format!("the body is over {MAX_BODY} bytes"),
-        ));
-    }
-    String::from_utf8(bytes).map_err(|_| Refusal::new(400, "the body is not UTF-8"))
-}
 
 /// A request body read as `T` (an empty body is an empty object).
 fn parse<T: DeserializeOwned>(text: &str) -> Result<T, Refusal> {
@@ -315,37 +338,27 @@ fn act(game: &mut WebGame, action: &str, body: &str) -> Result<Reply, Refusal> {
 }
 
 /// `GET /api/games/{id}/events`: a new event stream of the game.
-fn subscribe(game: &mut WebGame) -> Result<Reply, Refusal> {
+fn subscribe(game: &mut WebGame, keep_alive: Duration) -> Result<Reply, Refusal> {
     if game.live_streams() >= MAX_STREAMS {
         return Err(Refusal::new(
             503,
             format!("{MAX_STREAMS} pages show this game already"),
         ));
     }
-    Ok(Reply::Stream(game.subscribe()))
+    Ok(Reply::Stream(game.subscribe(), keep_alive))
 }
 
-/// Writes the game's state and search info as Server-Sent Events until the
-/// page goes away or the game is closed. The answer is written by hand:
-/// tiny_http would hold the events back in its chunk buffer.
-fn stream(request: Request, events: &crossbeam_channel::Receiver<Arc<str>>) {
-    let mut writer = request.into_writer();
-    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\
-                Connection: close\r\n\r\nretry: 1000\n\n";
-    let mut text: Arc<str> = Arc::from(head);
-    loop {
-        if writer
-            .write_all(text.as_bytes())
-            .and_then(|()| writer.flush())
-            .is_err()
-        {
-            return;
-        }
-        text = match events.recv_timeout(STREAM_QUIET) {
-            Ok(text) => text,
-            Err(crossbeam_channel::RecvTimeoutError::Timeout) => Arc::from(": keep-alive\n\n"),
-            // The game was closed.
-            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return,
-        };
-    }
+/// The game's state and search info as Server-Sent Events, until the page
+/// goes away (the stream is dropped, which the game sees) or the game is
+/// closed (the game drops its end).
+fn stream(events: UnboundedReceiver<Message>, keep_alive: Duration) -> Response {
+    let retry = Event::default().retry(STREAM_RETRY).comment("orca");
+    let events =
+        UnboundedReceiverStream::new(events).map(|m| Event::default().event(m.name).data(&*m.data));
+    let all = tokio_stream::once(retry)
+        .chain(events)
+        .map(Ok::<Event, Infallible>);
+    Sse::new(all)
+        .keep_alive(KeepAlive::new().interval(keep_alive))
+        .into_response()
 }

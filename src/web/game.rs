@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex, Weak};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use super::view;
 use crate::book::Books;
@@ -167,10 +168,10 @@ pub struct WebGame {
     /// The purpose of the search whose results apply now.
     thinking: Option<Purpose>,
     /// Its last info, as sent to the page (the whole event).
-    info: Option<Arc<str>>,
+    info: Option<Message>,
     /// The book's move for the search running, if it answered from the book.
     book: Option<BookNote>,
-    streams: Vec<Sender<Arc<str>>>,
+    streams: Vec<UnboundedSender<Message>>,
     /// Counts the states told: the page keeps the newest of those it gets
     /// (an answer may come after an event sent later).
     version: u64,
@@ -483,7 +484,7 @@ impl WebGame {
     fn on_info(&mut self, info: &SearchInfo) {
         if let Some(tag) = self.current() {
             let text = event("info", &info_view(info, tag.purpose, self.book.is_some()));
-            self.streams.retain(|s| s.send(Arc::clone(&text)).is_ok());
+            self.streams.retain(|s| s.send(text.clone()).is_ok());
             self.info = Some(text);
         }
     }
@@ -548,26 +549,25 @@ impl WebGame {
     }
 
     /// Adds an event stream; it gets the state (and the search's info) at once.
-    pub fn subscribe(&mut self) -> Receiver<Arc<str>> {
-        let (sender, receiver) = crossbeam_channel::unbounded();
+    pub fn subscribe(&mut self) -> UnboundedReceiver<Message> {
+        let (sender, receiver) = unbounded_channel();
         let _ = sender.send(event("state", &self.state()));
         if let Some(info) = &self.info {
-            let _ = sender.send(Arc::clone(info));
+            let _ = sender.send(info.clone());
         }
         self.streams.push(sender);
         receiver
     }
 
-    /// Event streams still open, after a keep-alive comment to each.
+    /// Event streams still open (a page that went away closed its own).
     pub fn live_streams(&mut self) -> usize {
-        let ping: Arc<str> = Arc::from(": keep-alive\n\n");
-        self.streams.retain(|s| s.send(Arc::clone(&ping)).is_ok());
+        self.streams.retain(|s| !s.is_closed());
         self.streams.len()
     }
 
-    fn broadcast(&mut self, name: &str, data: &impl serde::Serialize) {
+    fn broadcast(&mut self, name: &'static str, data: &impl serde::Serialize) {
         let text = event(name, data);
-        self.streams.retain(|s| s.send(Arc::clone(&text)).is_ok());
+        self.streams.retain(|s| s.send(text.clone()).is_ok());
     }
 
     /// The whole state the page draws.
@@ -669,10 +669,21 @@ fn color_name(color: Color) -> &'static str {
     }
 }
 
-/// One Server-Sent Event.
-fn event(name: &str, data: &impl serde::Serialize) -> Arc<str> {
+/// One event of a game's streams: its name and its data, JSON.
+#[derive(Clone, Debug)]
+pub struct Message {
+    /// `state` or `info`.
+    pub name: &'static str,
+    /// The view, serialized.
+    pub data: Arc<str>,
+}
+
+fn event(name: &'static str, data: &impl serde::Serialize) -> Message {
     let data = serde_json::to_string(data).expect("the views serialize");
-    Arc::from(format!("event: {name}\ndata: {data}\n\n"))
+    Message {
+        name,
+        data: Arc::from(data),
+    }
 }
 
 fn info_view(info: &SearchInfo, purpose: Purpose, book: bool) -> view::Info {

@@ -12,10 +12,10 @@ pub mod page;
 pub mod view;
 
 use std::collections::HashMap;
-use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::io;
+use std::net::TcpListener;
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
-use std::thread;
 use std::time::Duration;
 
 use crate::book::Books;
@@ -32,6 +32,21 @@ pub struct WebConfig {
     pub idle: Duration,
 }
 
+impl WebConfig {
+    /// How often the idle games are looked for: a quarter of the idle
+    /// time, from 10 ms to a second.
+    pub fn sweep_every(&self) -> Duration {
+        (self.idle / 4).clamp(Duration::from_millis(10), Duration::from_secs(1))
+    }
+
+    /// How long an event stream stays quiet before a keep-alive comment:
+    /// half the idle time, at most 15 s, so that a page gone without
+    /// closing its connection is noticed within the idle time.
+    pub fn keep_alive(&self) -> Duration {
+        (self.idle / 2).clamp(Duration::from_millis(50), Duration::from_secs(15))
+    }
+}
+
 impl Default for WebConfig {
     fn default() -> Self {
         WebConfig {
@@ -41,7 +56,8 @@ impl Default for WebConfig {
     }
 }
 
-/// Requests handled at once (event streams included); one more gets 503.
+/// Requests worked on at once (event streams aside, which hold no
+/// thread); more wait their turn.
 pub const MAX_HANDLERS: usize = 64;
 
 /// Event streams of one game at once (tabs showing it).
@@ -51,7 +67,6 @@ pub const MAX_STREAMS: usize = 4;
 pub struct Web {
     games: Mutex<HashMap<u64, Arc<Mutex<WebGame>>>>,
     next_id: AtomicU64,
-    handlers: AtomicUsize,
     config: WebConfig,
     evaluators: Arc<Evaluators>,
     /// The built-in opening books, read once for all games.
@@ -64,7 +79,6 @@ impl Web {
         Web {
             games: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
-            handlers: AtomicUsize::new(0),
             config,
             evaluators,
             books: Arc::new(Books::builtin()),
@@ -117,64 +131,34 @@ impl Web {
     }
 }
 
-/// Serves `server` until the process ends: each request on a thread of
-/// its own, the idle games swept every second.
-pub fn serve(server: tiny_http::Server, web: Arc<Web>) {
-    let own_address = server.server_addr().to_ip().map(|mut address| {
-        if address.ip().is_unspecified() {
-            address.set_ip(match address {
-                SocketAddr::V4(_) => Ipv4Addr::LOCALHOST.into(),
-                SocketAddr::V6(_) => Ipv6Addr::LOCALHOST.into(),
-            });
-        }
-        address
-    });
-    let mut last_sweep = std::time::Instant::now();
-    loop {
-        if last_sweep.elapsed() >= Duration::from_secs(1) {
-            web.sweep();
-            if let Some(address) = own_address {
-                wake_connection_threads(address);
+/// Serves the page on `listener` until the process ends: the requests on
+/// an axum server over a tokio runtime of its own, the idle games swept
+/// every [`WebConfig::sweep_every`].
+///
+/// # Errors
+/// When the runtime or the listener cannot be set up.
+pub fn serve(listener: TcpListener, web: Arc<Web>) -> io::Result<()> {
+    listener.set_nonblocking(true)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(MAX_HANDLERS)
+        .thread_name("orca-web")
+        .enable_io()
+        .enable_time()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        let sweeper = Arc::clone(&web);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(sweeper.config.sweep_every());
+            loop {
+                tick.tick().await;
+                let web = Arc::clone(&sweeper);
+                if let Err(e) = tokio::task::spawn_blocking(move || web.sweep()).await {
+                    log::warn!("web: the sweep failed: {e}");
+                }
             }
-            last_sweep = std::time::Instant::now();
-        }
-        let request = match server.recv_timeout(Duration::from_millis(500)) {
-            Ok(Some(request)) => request,
-            Ok(None) => continue,
-            Err(e) => {
-                log::warn!("web: {e}");
-                continue;
-            }
-        };
-        if web.handlers.fetch_add(1, Ordering::SeqCst) >= MAX_HANDLERS {
-            web.handlers.fetch_sub(1, Ordering::SeqCst);
-            api::refuse_busy(request);
-            continue;
-        }
-        let handler_web = Arc::clone(&web);
-        let spawned = thread::Builder::new()
-            .name("web request".into())
-            .spawn(move || {
-                api::handle(&handler_web, request);
-                handler_web.handlers.fetch_sub(1, Ordering::SeqCst);
-            });
-        if let Err(e) = spawned {
-            web.handlers.fetch_sub(1, Ordering::SeqCst);
-            log::warn!("web: cannot start a thread: {e}");
-        }
-    }
-}
-
-/// Opens and closes a connection to the server itself. tiny_http 0.12 gives
-/// each connection a thread of its pool for the connection's whole life,
-/// and when connections come faster than its idle threads wake up it can
-/// queue one against a stale count of waiting threads, with no thread left
-/// to take it: a page's third event stream opened after a quiet spell hung
-/// until some other connection ended. Our own connection makes the pool
-/// start or wake a thread, which then takes the queued one: a stalled
-/// connection waits a second at most.
-fn wake_connection_threads(address: SocketAddr) {
-    if let Err(e) = TcpStream::connect_timeout(&address, Duration::from_millis(200)) {
-        log::debug!("web: cannot connect to {address}: {e}");
-    }
+        });
+        axum::serve(listener, api::router(web)).await
+    })
 }
