@@ -330,6 +330,9 @@ impl std::error::Error for LoadError {}
 #[derive(Clone, Debug)]
 pub struct Session {
     seats: Seats,
+    /// The properties of the GGF record the game was loaded from (players,
+    /// place, date, clocks), given back when the game is written out.
+    header: Vec<(String, String)>,
     start: AnyPosition,
     line: Vec<Ply>,
     /// Moves of the line played on the board: the rest can be redone.
@@ -346,6 +349,7 @@ impl Session {
     pub fn from_position(start: AnyPosition, seats: Seats) -> Session {
         Session {
             seats,
+            header: Vec::new(),
             start,
             line: Vec::new(),
             cursor: 0,
@@ -363,18 +367,20 @@ impl Session {
         if text.is_empty() {
             return Err(LoadError::Empty);
         }
-        let (start, moves) = if text.contains("(;") {
+        // Each move with its value and time as a record gives them.
+        let (start, moves, header) = if text.contains("(;") {
             let record: GgfGame = text.parse().map_err(|e| LoadError::Ggf(format!("{e}")))?;
-            let moves: Vec<AnyMove> = record
+            let moves: Vec<(AnyMove, Option<f64>, Option<f64>)> = record
                 .moves
                 .iter()
-                .map(|m| AnyMove::Othello(m.mv))
+                .map(|m| (AnyMove::Othello(m.mv), m.eval, m.seconds))
                 .collect();
-            (record.start, moves)
+            (record.start, moves, record.properties)
         } else {
             let line = GameLine::parse(variant, text).map_err(LoadError::Line)?;
             let moves = line.parsed_moves().map_err(LoadError::Line)?;
-            (line.start, moves)
+            let moves = moves.into_iter().map(|mv| (mv, None, None)).collect();
+            (line.start, moves, Vec::new())
         };
         // Every Othello position a game can reach has its centre filled.
         let centre_empty = match start {
@@ -386,8 +392,9 @@ impl Session {
             return Err(LoadError::Unreachable);
         }
         let mut session = Session::from_position(start, seats);
+        session.header = header;
         let mut position = start;
-        for (i, mv) in moves.into_iter().enumerate() {
+        for (i, (mv, eval, seconds)) in moves.into_iter().enumerate() {
             if position.must_pass() && !mv.is_pass() {
                 let pass = Ply::forced_pass(position);
                 position = pass.after;
@@ -396,9 +403,10 @@ impl Session {
             let after = position
                 .play(mv)
                 .ok_or(LoadError::Illegal { number: i + 1, mv })?;
-            session
-                .line
-                .push(Ply::new(mv, position.to_move(), By::Record, after));
+            let mut ply = Ply::new(mv, position.to_move(), By::Record, after);
+            ply.score = eval.map(Score::from_discs_f64);
+            ply.seconds = seconds;
+            session.line.push(ply);
             position = after;
         }
         session.cursor = session.line.len();
@@ -407,6 +415,7 @@ impl Session {
 
     /// Starts over from the start position, same game and seats.
     pub fn restart(&mut self) {
+        self.header.clear();
         self.line.clear();
         self.cursor = 0;
     }
@@ -684,7 +693,9 @@ impl Session {
     /// The whole line as a GGF record made at `place` on `date`: players
     /// (`Human` or `Orca`), the type (`TY[8a]` for reversed Othello), the
     /// result as black's final score (`RE[?]` while unfinished), and the
-    /// moves with Orca's score and time.
+    /// moves with their values and times. A game loaded from a record keeps
+    /// that record's properties (players, place, date, clocks); the result
+    /// is the line's.
     ///
     /// # Errors
     /// [`NotOthello`] for tic-tac-toe.
@@ -695,6 +706,13 @@ impl Session {
         ];
         let end = self.position_at(self.line.len());
         let mut record = crate::ggf::header(self.start, end, place, date, players)?;
+        let result = record.property("RE").map(str::to_string);
+        for (key, value) in &self.header {
+            record.set_property(key, value);
+        }
+        if let Some(result) = result {
+            record.set_property("RE", &result);
+        }
         for ply in &self.line {
             let AnyMove::Othello(mv) = ply.mv else {
                 return Err(NotOthello);
@@ -884,6 +902,24 @@ mod tests {
         let record = "(;GM[Othello]PC[x]PB[Susan]PW[Tom]RE[?]TY[8]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[F5]W[D6];)";
         let g = Session::load(Variant::Othello, record, Seats::PERSON_BLACK).unwrap();
         assert_eq!(g.position(), s.position_at(2));
+        // Written out again, the record keeps its players and its moves'
+        // values and times; the result is the line's.
+        let timed = "(;GM[Othello]PC[Club]DT[2001.02.03]PB[Susan Murmur]PW[Tom]RE[+4.000]TI[5:00]TY[8]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[F5/1.50/3.2]W[D6];)";
+        let t = Session::load(Variant::Othello, timed, Seats::PERSON_BLACK).unwrap();
+        assert_eq!(t.line()[0].score, Some(Score::from_centi(150)));
+        assert_eq!(t.line()[0].seconds, Some(3.2));
+        let out = t.ggf_record("orca web", "2026.01.01").unwrap().to_string();
+        for kept in [
+            "PB[Susan Murmur]",
+            "PW[Tom]",
+            "PC[Club]",
+            "DT[2001.02.03]",
+            "TI[5:00]",
+            "RE[?]",
+            "B[F5/1.5/3.2]",
+        ] {
+            assert!(out.contains(kept), "{kept} in {out}");
+        }
         assert_eq!(
             Session::load(Variant::Othello, "  ", Seats::PERSON_BLACK).unwrap_err(),
             LoadError::Empty

@@ -96,7 +96,10 @@ fn play_a_whole_game_in_the_browser() {
     assert!(position.is_over());
     assert_eq!(end.get_str("position"), Some(position.to_string().as_str()));
     // What the page shows: the move list, the discs, the result.
-    assert_eq!(browser.find_all("#moves li").len(), played.len());
+    assert_eq!(
+        browser.find_all("#moves li:not(.start)").len(),
+        played.len()
+    );
     let (black, white) = position.counts();
     assert_eq!(
         browser.text(&browser.find("#discs")),
@@ -138,10 +141,53 @@ fn play_a_whole_game_in_the_browser() {
         PATIENCE,
     );
     save(&browser, "desktop-hints.png");
+    // The board has its coordinates; the set-up's side is hidden.
+    let coordinates = browser.run("return document.querySelectorAll('#board text.coord').length;");
+    assert_eq!(coordinates.as_i64(), Some(16));
+    let hidden = browser.run("return document.getElementById('setup-side').offsetParent === null;");
+    assert_eq!(
+        hidden,
+        Json::Bool(true),
+        "the set-up's side shows outside a set-up"
+    );
+    // Stop keeps the hint values found so far.
+    browser.click(&browser.find("#stop"));
+    browser.wait_for(
+        "return game.thinking === null
+            && document.querySelectorAll('#board text.hint').length === 4;",
+        PATIENCE,
+    );
+    // Shortcut keys are inert while typing in a text field.
+    browser.type_into(&browser.find("#game-text"), "rsmu");
+    let typed = browser
+        .run("return [document.getElementById('game-text').value, game.cursor, game.thinking];");
+    assert_eq!(typed, serde_json::json!(["rsmu", 0, null]));
+    browser.run("document.getElementById('game-text').value = '';");
+    // A refused typed move stays in its box, to be corrected.
+    browser.type_into(&browser.find("#move-text"), "a1\n");
+    browser.wait_for(
+        "return document.getElementById('error').textContent.includes('a1') ? true : null;",
+        PATIENCE,
+    );
+    let kept = browser.run("return document.getElementById('move-text').value;");
+    assert_eq!(kept.as_str(), Some("a1"));
+    browser.run("document.getElementById('move-text').value = '';");
     // A typed move plays as a click does.
     browser.type_into(&browser.find("#move-text"), "f5\n");
     browser.wait_for(
         "return game.moves.length === 1 && game.moves[0].move === 'f5';",
+        PATIENCE,
+    );
+    // Going through the game: the buttons and the arrow keys.
+    browser.click(&browser.find("#back"));
+    browser.wait_for("return game.cursor === 0;", PATIENCE);
+    browser.run("document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));");
+    browser.wait_for("return game.cursor === 1;", PATIENCE);
+    // A reload shows the same game.
+    let before = browser.run("return game.id;");
+    browser.run("location.reload();");
+    browser.wait_for(
+        &format!("return typeof game !== 'undefined' && game !== null && game.id === {before} && game.moves.length === 1;"),
         PATIENCE,
     );
 

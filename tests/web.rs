@@ -448,7 +448,14 @@ fn load_download_and_analyse() {
     assert_eq!(state_moves(&state), ["d6", "c3"]);
     // A bad text changes nothing.
     let hollow = "--------------------------X--O---------------------------------- X";
-    for bad in ["f5 f5", "zz", "(;GM[Othello]BO[8 junk];)", hollow] {
+    for bad in [
+        "f5 f5",
+        "zz",
+        "(;GM[Othello]BO[8 junk];)",
+        hollow,
+        "",
+        "  \n",
+    ] {
         let body = common::object([("text", Json::from(bad))]).to_string();
         server.expect("POST", &format!("/api/games/{id}/load"), &body, 400);
     }
@@ -508,5 +515,69 @@ fn load_download_and_analyse() {
             ""
         };
         assert_eq!(text(m, "mark"), mark, "{m}");
+    }
+}
+
+/// Stop makes Orca play at once the best move found so far, as `stop` does
+/// in every protocol, instead of leaving the game waiting.
+#[test]
+fn stop_makes_orca_move_now() {
+    let server = Server::start(&[]);
+    // Orca plays white at full strength with ten minutes a move, in a
+    // position out of the book (twenty random moves in).
+    let id =
+        id(&server.new_game(r#"{"black": "person", "white": "person", "movetime_ms": 600000}"#));
+    let (list, _) = random_game(3);
+    let moves: Vec<&str> = list.split(' ').take(20).collect();
+    let body = common::object([("text", Json::from(moves.join(" ")))]).to_string();
+    let loaded = server.post(id, "load", &body);
+    let orca_side = text(&loaded, "to_move").to_string();
+    let events = server.events(id);
+    let body = common::object([(orca_side.as_str(), Json::from("orca"))]).to_string();
+    server.post(id, "settings", &body);
+    // Thinking: its first report has come.
+    loop {
+        let (name, data) = events.recv_timeout(PATIENCE).expect("an event");
+        if name == "info" && text(&data, "for") == "move" {
+            break;
+        }
+    }
+    let stopped = Instant::now();
+    server.post(id, "stop", "");
+    let moved = loop {
+        let (name, state) = events.recv_timeout(PATIENCE).expect("Orca's move");
+        if name == "state" && state_moves(&state).len() == moves.len() + 1 {
+            break state;
+        }
+    };
+    assert!(stopped.elapsed() < PATIENCE);
+    assert_eq!(moved.get("thinking"), Some(&Json::Null));
+    check_against_the_rules(&moved);
+}
+
+/// A game loaded from a GGF record downloads with that record's players,
+/// place, date, clock and move values; the page's icon is there.
+#[test]
+fn records_keep_their_header_and_the_icon_is_served() {
+    let server = Server::start(&[]);
+    let id = id(&server.new_game(r#"{"black": "person", "white": "person"}"#));
+    let record = "(;GM[Othello]PC[Club]DT[2001.02.03]PB[Susan Murmur]PW[Tom]RE[?]TI[5:00//2:00]TY[8]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[F5/1.50/3.2]W[D6//4];)";
+    let body = common::object([("text", Json::from(record))]).to_string();
+    server.post(id, "load", &body);
+    let (status, ggf) = server.request("GET", &format!("/api/games/{id}/ggf"), "");
+    assert_eq!(status, 200);
+    for kept in [
+        "PB[Susan Murmur]",
+        "PW[Tom]",
+        "PC[Club]",
+        "DT[2001.02.03]",
+        "B[F5/1.5/3.2]",
+    ] {
+        assert!(ggf.contains(kept), "{kept} in {ggf}");
+    }
+    for icon in ["/favicon.ico", "/favicon.svg"] {
+        let (status, body) = server.request("GET", icon, "");
+        assert_eq!(status, 200, "{icon}");
+        assert!(body.starts_with("<svg"), "{icon}: {body}");
     }
 }

@@ -29,8 +29,9 @@ pub struct WebArgs {
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     max_games: usize,
     /// How long a game nobody looks at (no page open, no request) stays
-    /// open: 60s, 500ms (a bare number is milliseconds).
-    #[arg(long, value_name = "TIME", default_value = "60s", value_parser = parse_idle)]
+    /// open: 20s, 2m, 500ms (a bare number is milliseconds). A page that is
+    /// reloaded within it keeps its game.
+    #[arg(long, value_name = "TIME", default_value = "20s", value_parser = parse_idle)]
     idle: Duration,
     #[command(flatten)]
     pub(super) eval: super::EvalArgs,

@@ -381,11 +381,31 @@ impl WebGame {
         self.settings
     }
 
-    /// Stops Orca's move or the hints; Orca moves again after the next
-    /// change (a move, undo, redo or new settings).
+    /// Stops the search, as `stop` does in every protocol: Orca's move is
+    /// played at once (the best found so far); the hints keep the values
+    /// found so far until the next change; the analysis ends where it is.
     pub fn stop(&mut self) {
-        self.halt();
+        match self.thinking {
+            // The answer comes as the search's end, and is played.
+            Some(Purpose::Move) => self.engine.stop(),
+            Some(Purpose::Hint) => {
+                // Its values stay shown: the search is over, not void.
+                self.generation += 1;
+                self.thinking = None;
+                self.engine.stop();
+            }
+            Some(Purpose::Analyze(_)) => {
+                self.analysing = false;
+                self.halt();
+            }
+            None => self.analysing = false,
+        }
         self.tell_state();
+    }
+
+    /// Closes the game: its search ends and its answer is dropped.
+    pub fn close(&mut self) {
+        self.halt();
     }
 
     /// Tells the page the new state.

@@ -51,7 +51,7 @@ impl Default for WebConfig {
     fn default() -> Self {
         WebConfig {
             max_games: 8,
-            idle: Duration::from_secs(60),
+            idle: Duration::from_secs(20),
         }
     }
 }
@@ -105,7 +105,7 @@ impl Web {
     pub fn close(&self, id: u64) -> bool {
         let game = self.games().remove(&id);
         if let Some(game) = &game {
-            lock(game).stop();
+            lock(game).close();
         }
         game.is_some()
     }

@@ -18,8 +18,12 @@ pub static INDEX: File = File {
     body: include_str!("page/index.html"),
 };
 
-/// Every file but the page itself.
-static FILES: [File; 2] = [
+/// The page's icon: two discs on a green square.
+const ICON: &str = include_str!("page/favicon.svg");
+
+/// Every file but the page itself (the icon twice: browsers ask for
+/// `/favicon.ico` whatever the page names).
+static FILES: [File; 4] = [
     File {
         name: "app.js",
         content_type: "text/javascript; charset=utf-8",
@@ -29,6 +33,16 @@ static FILES: [File; 2] = [
         name: "style.css",
         content_type: "text/css; charset=utf-8",
         body: include_str!("page/style.css"),
+    },
+    File {
+        name: "favicon.svg",
+        content_type: "image/svg+xml",
+        body: ICON,
+    },
+    File {
+        name: "favicon.ico",
+        content_type: "image/svg+xml",
+        body: ICON,
     },
 ];
 

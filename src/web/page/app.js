@@ -8,6 +8,7 @@ let game = null; // the last state the server sent
 let info = null; // the last search info of the current state
 let events = null;
 let setup = null; // the squares being set up by hand, or null
+let lastSearch = null; // the info of Orca's last move, shown after it
 
 async function api(method, path, body) {
   const response = await fetch(path, {
@@ -27,14 +28,22 @@ function showError(e) {
   $("error").textContent = e ? e.message || String(e) : "";
 }
 
+// Sends an action on the game; whether the server took it.
 async function act(action, body) {
-  if (!game) return;
+  if (!game) return false;
   try {
     showError(null);
     show(await api("POST", `/api/games/${game.id}/${action}`, body || {}));
+    return true;
   } catch (e) {
     showError(e);
+    return false;
   }
+}
+
+// Goes to the position after `ply` moves of the line, if there is one.
+function goTo(ply) {
+  if (game && ply >= 0 && ply <= game.moves.length && ply !== game.cursor) act("goto", { ply });
 }
 
 function strength() {
@@ -56,9 +65,51 @@ async function newGame() {
     });
     show(state);
     listen(state.id);
+    // The address names the game: a reload shows it again.
+    history.replaceState(null, "", `#game=${state.id}`);
   } catch (e) {
     showError(e);
+    if (!game) noGame(e);
   }
+}
+
+// No game could be opened (the server holds its most games): the page says
+// so and offers nothing but trying again.
+function noGame(e) {
+  document.body.classList.add("no-game");
+  for (const b of document.querySelectorAll("#play button, #side button, #play input")) b.disabled = true;
+  $("status").textContent = `No game: ${e.message || e}. Close another page of Orca, then try New game.`;
+}
+
+// The game named in the address (after a reload), or a new one.
+async function resume() {
+  const id = Number((location.hash.match(/game=(\d+)/) || [])[1]);
+  if (id) {
+    try {
+      const state = await api("GET", `/api/games/${id}`);
+      settingsFrom(state);
+      show(state);
+      listen(id);
+      return;
+    } catch (e) {
+      // Closed meanwhile: a new one.
+    }
+  }
+  newGame();
+}
+
+// The controls show the game's settings.
+function settingsFrom(state) {
+  $("variant").value = state.variant;
+  $("black").value = state.black;
+  $("white").value = state.white;
+  $("level").value = String(state.level);
+  $("level-out").value = String(state.level);
+  const time = String(state.movetime_ms);
+  if (![...$("movetime").options].some((o) => o.value === time)) {
+    $("movetime").appendChild(new Option(`${state.movetime_ms / 1000} s`, time));
+  }
+  $("movetime").value = time;
 }
 
 function listen(id) {
@@ -74,8 +125,14 @@ function listen(id) {
 function show(state) {
   // An answer may arrive after the event of a later change.
   if (game && game.id === state.id && state.version < game.version) return;
-  if (game && (state.cursor !== game.cursor || state.moves.length !== game.moves.length)) info = null;
-  if (!state.thinking) info = null;
+  const moved = game && (state.cursor !== game.cursor || state.moves.length !== game.moves.length);
+  if (moved || !state.hints || (!state.thinking && !(info && info.for === "hint"))) {
+    // Orca's search for the move it just played stays shown until the next.
+    if (info && info.for === "move") lastSearch = info;
+    info = null;
+  }
+  if (moved && state.thinking === "move") lastSearch = null;
+  document.body.classList.remove("no-game");
   game = state;
   drawBoard();
   drawGraph();
@@ -87,6 +144,8 @@ function show(state) {
   $("analyze").disabled = game.analysing || game.moves.length === 0;
   $("undo").disabled = game.cursor === 0;
   $("redo").disabled = game.cursor === game.moves.length;
+  $("first").disabled = $("back").disabled = game.cursor === 0;
+  $("forward").disabled = $("last").disabled = game.cursor === game.moves.length;
   $("stop").disabled = !game.thinking;
   $("hints").checked = game.hints;
 }
@@ -121,7 +180,13 @@ let drawn = ""; // what the board shows, to redraw it only when that changes
 function drawBoard() {
   const n = size();
   const squares = setup || game.position.split(/\s+/)[0];
-  const svg = el("svg", { viewBox: `0 0 ${n} ${n}`, role: "presentation" });
+  // A margin for the coordinates: columns a-h above, rows 1-8 to the left.
+  const m = 0.42;
+  const svg = el("svg", { viewBox: `${-m} ${-m} ${n + m} ${n + m}`, role: "presentation" });
+  for (let i = 0; i < n; i++) {
+    el("text", { x: i + .5, y: -m / 2, class: "coord" }, svg).textContent = "abcdefgh"[i];
+    el("text", { x: -m / 2, y: i + .5, class: "coord" }, svg).textContent = String(i + 1);
+  }
   const legal = new Set(personToMove() && !setup ? game.legal : []);
   const hints = new Map();
   if (info && info.for === "hint") for (const line of info.lines) hints.set(line.move, line);
@@ -150,7 +215,7 @@ function drawBoard() {
     }
     if (hints.has(name)) {
       const line = hints.get(name);
-      const kind = line.exact ? "hint exact" : name === best ? "hint best" : "hint";
+      const kind = "hint" + (line.exact ? " exact" : "") + (name === best ? " best" : "");
       const text = el("text", { x: x + .5, y: y + .5, class: kind }, svg);
       text.textContent = formatScore(line.score, line.exact);
       if (book.has(name)) {
@@ -218,8 +283,10 @@ function drawStatus() {
     status = `${sideName(game.to_move)} to move (${who})`;
     if (game.thinking === "move") status += ": Orca is thinking...";
     if (game.analysing) status += " (analysing the game...)";
-    const last = game.cursor > 0 ? game.moves[game.cursor - 1] : null;
-    if (last && last.move === "pass") status = `${sideName(last.color)} passes. ` + status;
+    // A pass just before (the person's own, played for them, or Orca's).
+    const recent = game.moves.slice(Math.max(0, game.cursor - 2), game.cursor);
+    const pass = recent.find((m) => m.move === "pass");
+    if (pass) status = `${sideName(pass.color)} had no move and passed. ` + status;
     if (game.cursor < game.moves.length) status += " (going back over the game)";
   }
   $("status").textContent = status;
@@ -230,6 +297,13 @@ function drawStatus() {
 function drawMoves() {
   const list = $("moves");
   list.replaceChildren();
+  const start = document.createElement("li");
+  start.className = "start";
+  start.textContent = "start";
+  start.dataset.ply = "0";
+  if (game.cursor === 0) start.classList.add("current");
+  start.addEventListener("click", () => goTo(0));
+  list.appendChild(start);
   game.moves.forEach((m, i) => {
     const item = document.createElement("li");
     let text = `${sideName(m.color)} ${m.move}`;
@@ -245,23 +319,32 @@ function drawMoves() {
     item.dataset.ply = String(i + 1);
     if (i + 1 === game.cursor) item.classList.add("current");
     if (i + 1 > game.cursor) item.classList.add("future");
-    item.addEventListener("click", () => act("goto", { ply: i + 1 }));
+    item.addEventListener("click", () => goTo(i + 1));
     list.appendChild(item);
   });
+  // The current move in view, the list scrolled (not the page).
+  const current = list.querySelector("li.current");
+  if (current) {
+    const top = current.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top - list.clientHeight / 2;
+    }
+  }
 }
 
 function drawInfo() {
-  if (!info) {
+  const shown = info || lastSearch;
+  if (!shown) {
     $("info").textContent = game && game.thinking ? "thinking..." : "";
     return;
   }
-  if (info.book) {
-    $("info").textContent = `book move ${info.pv[0] || ""}`;
-    return;
-  }
+  $("info").textContent = (info ? "" : "Orca's last move: ") + describe(shown);
+}
+
+function describe(info) {
+  if (info.book) return `book move ${info.pv[0] || ""}`;
   const depth = info.exact ? `${info.depth} (exact)` : `${info.depth}@${info.selectivity}%`;
-  $("info").textContent =
-    `depth ${depth}  score ${formatScore(info.score, info.exact)}\n` +
+  return `depth ${depth}  score ${formatScore(info.score, info.exact)}\n` +
     `nodes ${info.nodes.toLocaleString()}  ${Math.round(info.nps / 1000).toLocaleString()} kN/s  ${(info.time_ms / 1000).toFixed(1)} s\n` +
     `pv ${info.pv.join(" ")}`;
 }
@@ -269,11 +352,22 @@ function drawInfo() {
 $("load").addEventListener("click", () => act("load", { text: $("game-text").value }));
 $("analyze").addEventListener("click", () => act("analyze"));
 $("setup").addEventListener("click", () => toggleSetup(!setup));
-$("setup-done").addEventListener("click", () => {
-  const text = `${setup} ${$("setup-to-move").value}`;
+$("setup-done").addEventListener("click", async () => {
+  const squares = setup;
+  const side = $("setup-to-move").value;
   toggleSetup(false);
-  act("load", { text });
+  if (!(await act("load", { text: `${squares} ${side}` }))) {
+    // Refused: the set-up stays as it was, to be corrected.
+    toggleSetup(true);
+    setup = squares;
+    $("setup-to-move").value = side;
+    drawBoard();
+  }
 });
+$("first").addEventListener("click", () => goTo(0));
+$("back").addEventListener("click", () => goTo(game.cursor - 1));
+$("forward").addEventListener("click", () => goTo(game.cursor + 1));
+$("last").addEventListener("click", () => goTo(game.moves.length));
 $("new-game").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
 $("undo").addEventListener("click", () => act("undo"));
 $("redo").addEventListener("click", () => act("redo"));
@@ -287,14 +381,29 @@ $("white").addEventListener("change", () => act("settings", { white: $("white").
 $("type-move").addEventListener("submit", (e) => {
   e.preventDefault();
   const text = $("move-text").value.trim();
-  if (text) act("move", { move: text }).then(() => { $("move-text").value = ""; });
+  // A refused move stays in the box, to be corrected.
+  if (text) act("move", { move: text }).then((played) => { if (played) $("move-text").value = ""; });
 });
 document.addEventListener("keydown", (e) => {
-  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
-  if (e.key === "u") act("undo");
-  else if (e.key === "r") act("redo");
-  else if (e.key === "s") act("stop");
-  else if (e.key === "m") $("move-text").focus();
+  const t = e.target;
+  const typing = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement ||
+    t instanceof HTMLSelectElement || (t instanceof HTMLElement && t.isContentEditable);
+  if (typing || e.ctrlKey || e.metaKey || e.altKey || !game) return;
+  const keys = {
+    u: () => act("undo"),
+    r: () => act("redo"),
+    s: () => act("stop"),
+    m: () => $("move-text").focus(),
+    ArrowLeft: () => goTo(game.cursor - 1),
+    ArrowRight: () => goTo(game.cursor + 1),
+    Home: () => goTo(0),
+    End: () => goTo(game.moves.length),
+  };
+  if (keys[e.key]) {
+    // The key does its job only: no "m" typed into the box it focuses.
+    e.preventDefault();
+    keys[e.key]();
+  }
 });
 window.addEventListener("pagehide", () => { if (events) events.close(); });
-newGame();
+resume();
