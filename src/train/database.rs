@@ -38,7 +38,7 @@ use crate::eval::trained::{TrainedEval, Weights};
 use crate::game::{Board, Color, Game, Move, Othello, Square, Variant};
 use crate::rng::Rng;
 use crate::search::endgame::Solver;
-use crate::search::midgame::Selectivity;
+use crate::search::midgame::{Selectivity, probcut};
 use crate::search::{Limits, TranspositionTable, think, variant_salt};
 use crate::wthor::{self, GAME_BYTES, HEADER_BYTES, WthorGame, WthorHeader};
 
@@ -72,6 +72,9 @@ pub struct SetSettings {
     pub chunk_games: u32,
     /// The last 8 bytes of the playing weights' file (their checksum).
     pub weights: u64,
+    /// A checksum of the probable cutoffs' error model the search plays
+    /// with: a new calibration makes other games, so another set.
+    pub cutoffs: u64,
 }
 
 impl SetSettings {
@@ -88,18 +91,16 @@ impl SetSettings {
             random_max: config.random_max,
             chunk_games: config.chunk_games,
             weights: u64::from_le_bytes(sum),
+            cutoffs: fnv(&format!(
+                "{:?}",
+                probcut::model(config.variant == Variant::Reversed)
+            )),
         }
     }
 
     /// Eight hex digits naming the set (a hash of [`fmt::Display`]'s line).
     pub fn id(&self) -> String {
-        // FNV-1a: stable across builds and platforms, unlike std's hasher.
-        let hash = self
-            .to_string()
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-            });
+        let hash = fnv(&self.to_string());
         format!("{:08x}", (hash >> 32) as u32 ^ hash as u32)
     }
 
@@ -133,7 +134,7 @@ impl fmt::Display for SetSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "variant={} seed={} depth={} selectivity={} solve={} random={}-{} chunk={} table={} weights={:016x}",
+            "variant={} seed={} depth={} selectivity={} solve={} random={}-{} chunk={} table={} weights={:016x} cutoffs={:016x}",
             self.variant,
             self.seed,
             self.depth,
@@ -143,9 +144,17 @@ impl fmt::Display for SetSettings {
             self.random_max,
             self.chunk_games,
             TABLE_MB,
-            self.weights
+            self.weights,
+            self.cutoffs
         )
     }
+}
+
+/// FNV-1a of `text`: stable across builds and platforms, unlike std's hasher.
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Everything `orca selfplay` needs.
@@ -654,7 +663,7 @@ pub fn variant_of(dir: &Path) -> Result<Variant, SelfPlayError> {
 /// A file that cannot be read or is not WTHOR.
 pub fn read(dir: &Path) -> Result<Vec<DatabaseGame>, wthor::WthorError> {
     let mut games = Vec::new();
-    for path in wthor::files_in(dir)? {
+    for path in in_set_order(dir, wthor::files_in(dir)?) {
         let file = wthor::read(&path)?;
         let solve_empties = u32::from(file.header.theoretical_depth());
         games.extend(file.games.into_iter().map(|game| DatabaseGame {
@@ -664,6 +673,33 @@ pub fn read(dir: &Path) -> Result<Vec<DatabaseGame>, wthor::WthorError> {
         }));
     }
     Ok(games)
+}
+
+/// The chunk files of `dir` in the order their sets were started (the
+/// manifest's order), each set's chunks in order: the first N games of a
+/// database stay the same games however many sets are added after them
+/// (file names alone would put a new set before an older one whose id sorts
+/// later). Files of no set in the manifest come last, by name.
+fn in_set_order(dir: &Path, mut files: Vec<PathBuf>) -> Vec<PathBuf> {
+    let manifest = std::fs::read_to_string(dir.join(MANIFEST)).unwrap_or_default();
+    let order: Vec<&str> = manifest
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .collect();
+    let rank = |path: &PathBuf| {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let set = name.split('-').next().unwrap_or_default().to_string();
+        let index = order
+            .iter()
+            .position(|&id| id == set)
+            .unwrap_or(order.len());
+        (index, name)
+    };
+    files.sort_by_cached_key(rank);
+    files
 }
 
 /// The fit's samples of database games, of `weight`, one game in
@@ -839,6 +875,36 @@ mod tests {
             assert_eq!(manifest, format!("{} {set}\n", set.id()));
             assert_eq!(variant_of(one).unwrap(), variant);
         }
+    }
+
+    #[test]
+    fn sets_are_read_in_the_order_they_were_started() {
+        let dir = temp();
+        std::fs::write(
+            dir.path().join(MANIFEST),
+            "ffff0000 variant=othello\naaaa0000 variant=othello\n",
+        )
+        .unwrap();
+        let names = [
+            "aaaa0000-0001.wtb",
+            "zzzz0000-0000.wtb",
+            "ffff0000-0000.wtb",
+            "aaaa0000-0000.wtb",
+        ];
+        let files = names.iter().map(|n| dir.path().join(n)).collect();
+        let ordered: Vec<String> = in_set_order(dir.path(), files)
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            ordered,
+            [
+                "ffff0000-0000.wtb",
+                "aaaa0000-0000.wtb",
+                "aaaa0000-0001.wtb",
+                "zzzz0000-0000.wtb"
+            ]
+        );
     }
 
     #[test]
