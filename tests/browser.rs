@@ -112,6 +112,12 @@ fn play_a_whole_game_in_the_browser() {
         std::cmp::Ordering::Equal => "Draw",
     };
     assert!(status.starts_with(winner), "{status} ({black}-{white})");
+    // The graph is drawn during play from Orca's own estimates.
+    let estimates = browser.run(
+        "return document.getElementById('graph').hidden ? -1
+            : document.querySelectorAll('#graph circle.estimate').length;",
+    );
+    assert!(estimates.as_i64().unwrap_or(-1) > 0, "{estimates}");
     save(&browser, "desktop-game-over.png");
 
     // Undo goes back to the last position where the person was to move.
@@ -183,6 +189,13 @@ fn play_a_whole_game_in_the_browser() {
     browser.wait_for("return game.cursor === 0;", PATIENCE);
     browser.run("document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));");
     browser.wait_for("return game.cursor === 1;", PATIENCE);
+    // Flipped, the board is turned half round.
+    browser.click(&browser.find("#flip"));
+    browser.wait_for(
+        "return document.querySelector(\"rect[data-square='a1']\").getAttribute('x') === '7' ? true : null;",
+        PATIENCE,
+    );
+    browser.click(&browser.find("#flip"));
     // A reload shows the same game.
     let before = browser.run("return game.id;");
     browser.run("location.reload();");
@@ -250,9 +263,23 @@ fn play_a_whole_game_in_the_browser() {
     browser.click(&browser.find("#new"));
     browser.wait_for("return game.moves.length === 0;", PATIENCE);
     browser.click(&browser.find("#setup"));
+    // Clear, then the start position, then paint a1 black and b1 white:
+    // the counts follow.
+    browser.click(&browser.find("#setup-clear"));
+    assert!(
+        browser
+            .text(&browser.find("#discs"))
+            .starts_with("Black 0 - White 0")
+    );
+    browser.click(&browser.find("#setup-start"));
     browser.click_nth("rect[data-square='a1']", 0);
+    browser.click(&browser.find("input[name=paint][value=O]"));
     browser.click_nth("rect[data-square='b1']", 0);
-    browser.click_nth("rect[data-square='b1']", 0);
+    assert!(
+        browser
+            .text(&browser.find("#discs"))
+            .starts_with("Black 3 - White 3")
+    );
     browser.run("document.getElementById('setup-to-move').value = 'O';");
     browser.click(&browser.find("#setup-done"));
     let set = browser.wait_for(
@@ -264,6 +291,20 @@ fn play_a_whole_game_in_the_browser() {
         &AnyPosition::start(Variant::Othello).to_string()[2..64]
     );
     assert_eq!(set.as_str(), Some(expected.as_str()));
+
+    // A game opened from a file on disk.
+    let (list, _) = random_game(7);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.txt");
+    std::fs::write(&file, &list).unwrap();
+    browser.type_into(&browser.find("#open-file"), file.to_str().unwrap());
+    browser.wait_for(
+        &format!(
+            "return game.moves.length === {} && game.moves.every((m) => m.by !== 'person');",
+            list.split(' ').count()
+        ),
+        PATIENCE,
+    );
 
     browser.resize(390, 844);
     browser.wait_for("return window.innerWidth <= 400;", PATIENCE);

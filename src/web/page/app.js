@@ -183,9 +183,12 @@ function drawBoard() {
   // A margin for the coordinates: columns a-h above, rows 1-8 to the left.
   const m = 0.42;
   const svg = el("svg", { viewBox: `${-m} ${-m} ${n + m} ${n + m}`, role: "presentation" });
+  // Flipped, the board is turned half round: h8 top left.
+  const flip = $("flip").checked;
+  const at = (k) => (flip ? n - 1 - k : k);
   for (let i = 0; i < n; i++) {
-    el("text", { x: i + .5, y: -m / 2, class: "coord" }, svg).textContent = "abcdefgh"[i];
-    el("text", { x: -m / 2, y: i + .5, class: "coord" }, svg).textContent = String(i + 1);
+    el("text", { x: at(i) + .5, y: -m / 2, class: "coord" }, svg).textContent = "abcdefgh"[i];
+    el("text", { x: -m / 2, y: at(i) + .5, class: "coord" }, svg).textContent = String(i + 1);
   }
   const legal = new Set(personToMove() && !setup ? game.legal : []);
   const hints = new Map();
@@ -193,11 +196,11 @@ function drawBoard() {
   const best = info && info.lines.length ? info.lines[0].move : null;
   // The book's moves, marked with the hints.
   const book = new Map(game.hints ? game.book.map((m) => [m.move, m.value]) : []);
-  const key = JSON.stringify([squares, [...legal], game.last, [...hints.values()]]);
+  const key = JSON.stringify([squares, [...legal], game.last, [...hints.values()], flip]);
   if (key === drawn) return;
   drawn = key;
   for (let i = 0; i < n * n; i++) {
-    const x = i % n, y = Math.floor(i / n), name = squareName(i);
+    const x = at(i % n), y = at(Math.floor(i / n)), name = squareName(i);
     const square = el("rect", { x, y, width: 1, height: 1, class: "square", "data-square": name }, svg);
     square.setAttribute("aria-label", name);
     if (setup) {
@@ -234,43 +237,84 @@ function formatScore(score, exact) {
   return text;
 }
 
-// Setting up a position: a click turns a square empty, black, white, empty...
+// Setting up a position: a click paints the square with the chosen colour
+// (or, with "cycle", turns it empty, black, white, empty...).
 function cycle(i) {
+  const paint = document.querySelector("input[name=paint]:checked").value;
   const next = { "-": "X", X: "O", O: "-" };
-  setup = setup.slice(0, i) + next[setup[i]] + setup.slice(i + 1);
+  const c = paint === "cycle" ? next[setup[i]] : paint;
+  setup = setup.slice(0, i) + c + setup.slice(i + 1);
   drawBoard();
+  drawSetupCounts();
+}
+
+function drawSetupCounts() {
+  const count = (c) => [...setup].filter((s) => s === c).length;
+  $("discs").textContent = `Black ${count("X")} - White ${count("O")} (setting up)`;
 }
 
 function toggleSetup(on) {
   setup = on ? game.position.split(/\s+/)[0] : null;
   $("setup").setAttribute("aria-pressed", String(on));
   $("setup-side").hidden = !on;
+  $("setup-tools").hidden = !on;
+  if (on) drawSetupCounts();
+  else drawStatus();
   $("setup-done").hidden = !on;
   if (on) $("setup-to-move").value = game.to_move === "black" ? "X" : "O";
   drawBoard();
 }
 
-// The analysis' values over the game, black's view (up: black ahead), as
-// NBoard draws them; a click goes to that position.
+// The game's values over its moves, black's view (up: black ahead), as
+// NBoard draws them: the analysis' values where it has run, else Orca's own
+// estimates of its moves (dots); a scale, the zero line, the current move,
+// mistakes marked in red, the value under the pointer; a click goes there.
+function playValues() {
+  const values = game.values.slice();
+  game.moves.forEach((m, i) => {
+    if (values[i] === null && m.score !== null && m.by === "orca") {
+      values[i] = m.color === "black" ? m.score : -m.score;
+    }
+  });
+  return values;
+}
+
 function drawGraph() {
-  const values = game.values;
+  const analysed = game.values;
+  const values = playValues();
   const n = Math.max(values.length - 1, 1);
   const known = values.filter((v) => v !== null);
-  const top = Math.max(8, ...known.map(Math.abs));
+  const top = Math.ceil(Math.max(8, ...known.map(Math.abs)) / 4) * 4;
   const svg = el("svg", { viewBox: `0 0 ${n} ${2 * top}`, preserveAspectRatio: "none" });
+  for (const v of [top / 2, -top / 2]) {
+    el("line", { x1: 0, x2: n, y1: top - v, y2: top - v, class: "grid" }, svg);
+  }
   el("line", { x1: 0, x2: n, y1: top, y2: top, class: "axis" }, svg);
   const points = [];
   values.forEach((v, i) => {
     if (v === null) return;
     points.push(`${i},${top - v}`);
+    if (analysed[i] === null) el("circle", { cx: i, cy: top - v, r: .35, class: "estimate" }, svg);
   });
   if (points.length) el("polyline", { points: points.join(" "), class: "curve", "data-points": points.length }, svg);
-  el("line", { x1: game.cursor, x2: game.cursor, y1: 0, y2: 2 * top, class: "cursor" }, svg);
-  svg.addEventListener("click", (e) => {
-    const box = svg.getBoundingClientRect();
-    act("goto", { ply: Math.round(((e.clientX - box.left) / box.width) * n) });
+  game.moves.forEach((m, i) => {
+    if (m.mark) el("line", { x1: i + 1, x2: i + 1, y1: 0, y2: 2 * top, class: "mistake" }, svg);
   });
-  $("graph").replaceChildren(svg);
+  el("line", { x1: game.cursor, x2: game.cursor, y1: 0, y2: 2 * top, class: "cursor" }, svg);
+  const ply = (e) => {
+    const box = svg.getBoundingClientRect();
+    return Math.max(0, Math.min(n, Math.round(((e.clientX - box.left) / box.width) * n)));
+  };
+  svg.addEventListener("click", (e) => goTo(ply(e)));
+  svg.addEventListener("mousemove", (e) => {
+    const i = ply(e);
+    const v = values[i];
+    $("graph-value").textContent = v === null || v === undefined ? `move ${i}` :
+      `move ${i}: ${formatScore(v, false)} for black`;
+  });
+  $("graph-plot").replaceChildren(svg);
+  $("graph-top").textContent = `+${top}`;
+  $("graph-bottom").textContent = `-${top}`;
   $("graph").hidden = known.length === 0;
 }
 
@@ -363,6 +407,27 @@ $("setup-done").addEventListener("click", async () => {
     $("setup-to-move").value = side;
     drawBoard();
   }
+});
+$("setup-clear").addEventListener("click", () => {
+  setup = "-".repeat(size() * size());
+  drawBoard();
+  drawSetupCounts();
+});
+$("setup-start").addEventListener("click", () => {
+  const n = size();
+  setup = "-".repeat(n * n);
+  if (n === 8) setup = setup.slice(0, 27) + "OX------XO" + setup.slice(37);
+  drawBoard();
+  drawSetupCounts();
+});
+$("flip").addEventListener("change", () => drawBoard());
+$("open-file").addEventListener("change", async () => {
+  const file = $("open-file").files[0];
+  if (!file) return;
+  const text = await file.text();
+  $("game-text").value = text;
+  await act("load", { text });
+  $("open-file").value = "";
 });
 $("first").addEventListener("click", () => goTo(0));
 $("back").addEventListener("click", () => goTo(game.cursor - 1));
