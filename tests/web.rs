@@ -104,6 +104,10 @@ impl Server {
     }
 }
 
+fn id_of(state: &Json) -> i64 {
+    id(state)
+}
+
 fn id(state: &Json) -> i64 {
     state.get("id").and_then(Json::as_i64).unwrap()
 }
@@ -303,6 +307,54 @@ fn hints_value_every_move() {
     }
     let state = server.post(id, "stop", "");
     assert_eq!(state.get("thinking"), Some(&Json::Null));
+
+    // A chosen depth: the hints end there by themselves.
+    let state = server.post(id, "settings", r#"{"hint_depth": 6}"#);
+    assert_eq!(number(&state, "hint_depth"), 6);
+    loop {
+        let (name, state) = events.recv_timeout(PATIENCE).expect("the hints' end");
+        if name == "state"
+            && state.get("thinking") == Some(&Json::Null)
+            && number(&state, "hint_depth") == 6
+        {
+            break;
+        }
+    }
+    server.expect(
+        "POST",
+        &format!("/api/games/{id}/settings"),
+        r#"{"hint_depth": 61}"#,
+        400,
+    );
+    server.expect(
+        "POST",
+        &format!("/api/games/{id}/analyze"),
+        r#"{"depth": 0}"#,
+        400,
+    );
+
+    // Tic-tac-toe hints value every square too.
+    let ttt = id_of(&server.new_game(
+        r#"{"variant": "tictactoe", "black": "person", "white": "person", "hints": true}"#,
+    ));
+    let events = server.events(ttt);
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        assert!(
+            Instant::now() < deadline,
+            "no tic-tac-toe hint for every square"
+        );
+        let (name, info) = events.recv_timeout(PATIENCE).expect("a tic-tac-toe hint");
+        if name == "info"
+            && info
+                .get("lines")
+                .and_then(Json::as_array)
+                .is_some_and(|l| l.len() == 9)
+        {
+            assert_eq!(info.get("exact"), Some(&Json::Bool(true)));
+            break;
+        }
+    }
 }
 
 /// Bad requests get an HTTP error with a JSON reason and change nothing.

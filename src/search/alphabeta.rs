@@ -95,6 +95,15 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             .collect()
     }
 
+    /// The principal variation of the last search from ply `ply` (a root
+    /// move's line below it, searched at ply 1).
+    pub fn pv_at(&self, ply: usize) -> Vec<G::Move> {
+        self.pv[ply][ply..self.pv_len[ply].max(ply)]
+            .iter()
+            .filter_map(|&code| G::move_from_code(code))
+            .collect()
+    }
+
     /// Key of `state` in the table, distinct per game so variants never mix.
     #[inline]
     fn key(&self, state: &G) -> u64 {

@@ -264,6 +264,37 @@ pub fn think<G: Searchable, E: Evaluator<G>>(
     G::think(state, eval, tt, limits, stop, on_iteration)
 }
 
+/// The multi-PV lines of the generic search: every root move the limits
+/// allow, its child searched to `depth - 1` with a full window, best first,
+/// at most `wanted` (tic-tac-toe is small enough to search each).
+fn root_lines<G: Solvable, E: Evaluator<G>>(
+    searcher: &mut Searcher<'_, G, E>,
+    state: &G,
+    depth: u32,
+    wanted: usize,
+) -> Vec<PvLine<G::Move>> {
+    let mut lines = Vec::new();
+    for mv in state.legal_moves() {
+        if !searcher.root_allows(G::move_code(mv)) {
+            continue;
+        }
+        let child = state.play_unchecked(mv);
+        let value = -searcher.negamax(&child, depth as i32 - 1, -INFINITY, INFINITY, 1);
+        if searcher.aborted {
+            return Vec::new();
+        }
+        let mut pv = vec![mv];
+        pv.extend(searcher.pv_at(1));
+        lines.push(PvLine {
+            score: Score::from_centi(value),
+            pv,
+        });
+    }
+    lines.sort_by_key(|line| std::cmp::Reverse(line.score));
+    lines.truncate(wanted);
+    lines
+}
+
 /// The generic search: iterative deepening over full-width alpha-beta, for
 /// any game (tic-tac-toe; Othello's own search is [`midgame`]).
 pub fn generic_think<G: Solvable, E: Evaluator<G>>(
@@ -326,6 +357,14 @@ pub fn generic_think<G: Solvable, E: Evaluator<G>>(
         if let Some(&mv) = pv.first() {
             best_move = Some(mv);
         }
+        let lines = if limits.multipv > 1 {
+            root_lines(&mut searcher, state, target, limits.multipv)
+        } else {
+            Vec::new()
+        };
+        if searcher.aborted {
+            break;
+        }
         let iteration = Iteration {
             depth: target,
             seldepth: searcher.seldepth,
@@ -335,7 +374,7 @@ pub fn generic_think<G: Solvable, E: Evaluator<G>>(
             nodes: searcher.nodes,
             elapsed: limits.start.elapsed(),
             pv,
-            lines: Vec::new(),
+            lines,
         };
         on_iteration(&iteration);
         let exact = iteration.exact;

@@ -23,7 +23,9 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_stream::StreamExt as _;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 
-use super::game::{GameError, GameSettings, Message, WebGame, lock};
+use super::game::{
+    ANALYSIS_DEPTH, GameError, GameSettings, MAX_ANALYSIS_DEPTH, Message, WebGame, lock,
+};
 use super::{MAX_STREAMS, Web, page, view};
 use crate::engine::MAX_LEVEL;
 use crate::game::Variant;
@@ -292,6 +294,18 @@ fn settings(base: GameSettings, body: &view::SettingsRequest) -> Result<GameSett
     if let Some(hints) = body.hints {
         settings.hints = hints;
     }
+    if let Some(depth) = body.hint_depth {
+        settings.hint_depth = match depth {
+            0 => None,
+            1..=60 => Some(depth as u32),
+            _ => {
+                return Err(Refusal::new(
+                    400,
+                    "hint_depth: expected 0 (until stopped) or 1 to 60",
+                ));
+            }
+        };
+    }
     Ok(settings)
 }
 
@@ -329,8 +343,15 @@ fn act(game: &mut WebGame, action: &str, body: &str) -> Result<Reply, Refusal> {
         }
         "load" => game.load(&parse::<view::Load>(body)?.text)?,
         "analyze" => {
-            parse::<view::Nothing>(body)?;
-            game.analyze();
+            let max = i64::from(MAX_ANALYSIS_DEPTH);
+            let depth = match parse::<view::Analyze>(body)?.depth {
+                None => ANALYSIS_DEPTH,
+                Some(d) if (1..=max).contains(&d) => d as u32,
+                Some(_) => {
+                    return Err(Refusal::new(400, format!("depth: expected 1 to {max}")));
+                }
+            };
+            game.analyze(depth);
         }
         _ => return Err(Refusal::new(404, format!("no action '{action}'"))),
     }

@@ -61,6 +61,8 @@ pub struct GameSettings {
     pub strength: Strength,
     /// Whether every legal move is valued while a person is to move.
     pub hints: bool,
+    /// How deep the hints search; none: until stopped or the next change.
+    pub hint_depth: Option<u32>,
 }
 
 impl Default for GameSettings {
@@ -70,6 +72,7 @@ impl Default for GameSettings {
             white: Player::Orca,
             strength: Strength::default(),
             hints: false,
+            hint_depth: None,
         }
     }
 }
@@ -139,8 +142,10 @@ struct Value {
     exact: bool,
 }
 
-/// Depth of the analysis of a game's positions (exact near the end).
+/// Depth of the analysis of a game's positions unless asked (exact near the
+/// end), and the deepest one may ask for.
 pub const ANALYSIS_DEPTH: u32 = 12;
+pub const MAX_ANALYSIS_DEPTH: u32 = 24;
 
 /// One `go` sent to the engine: its purpose and the game's generation then
 /// (a result of an older generation no longer applies).
@@ -158,6 +163,8 @@ pub struct WebGame {
     values: Vec<Option<Value>>,
     /// Whether the analysis of the line is under way.
     analysing: bool,
+    /// How deep it searches each position.
+    analysis_depth: u32,
     settings: GameSettings,
     /// The opening books, to mark the book's moves of the position shown.
     books: Arc<Books>,
@@ -199,6 +206,7 @@ impl WebGame {
             session: Session::new(variant, settings.seats()),
             values: vec![None],
             analysing: false,
+            analysis_depth: ANALYSIS_DEPTH,
             settings,
             books,
             engine,
@@ -277,10 +285,15 @@ impl WebGame {
             .map_err(|e| GameError::Conflict(e.to_string()))
     }
 
-    /// Values every position of the line, one search each (depth
-    /// [`ANALYSIS_DEPTH`], exact near the end), the values coming with the
-    /// state as they are found: the evaluation graph and each move's loss.
-    pub fn analyze(&mut self) {
+    /// Values every position of the line, one search each `depth` deep
+    /// (exact near the end), the values coming with the state as they are
+    /// found: the evaluation graph and each move's loss. A deeper analysis
+    /// than the values' values them again.
+    pub fn analyze(&mut self, depth: u32) {
+        if depth > self.analysis_depth {
+            self.values.iter_mut().for_each(|v| *v = None);
+        }
+        self.analysis_depth = depth;
         self.analysing = true;
         self.changed();
     }
@@ -463,12 +476,13 @@ impl WebGame {
                 ..GoLimits::default()
             },
             Purpose::Hint => GoLimits {
-                infinite: true,
+                infinite: self.settings.hint_depth.is_none(),
+                depth: self.settings.hint_depth,
                 multipv: HINT_LINES,
                 ..GoLimits::default()
             },
             Purpose::Analyze(_) => GoLimits {
-                depth: Some(ANALYSIS_DEPTH),
+                depth: Some(self.analysis_depth),
                 ..GoLimits::default()
             },
         };
@@ -544,6 +558,8 @@ impl WebGame {
             return;
         }
         if tag.purpose != Purpose::Move {
+            // The hints reached their depth: the page learns they are done.
+            self.tell_state();
             return;
         }
         let mv = match done.best {
@@ -649,6 +665,8 @@ impl WebGame {
             level: strength.level,
             movetime_ms: strength.movetime.as_millis() as u64,
             hints: self.settings.hints,
+            hint_depth: self.settings.hint_depth.unwrap_or(0),
+            analysis_depth: self.analysis_depth,
             values,
             book: self.book_moves(&position),
             analysing: self.analysing,

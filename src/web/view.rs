@@ -31,6 +31,10 @@ pub struct State {
     pub level: u8,
     pub movetime_ms: u64,
     pub hints: bool,
+    /// How deep the hints search (0: until stopped or the next change).
+    pub hint_depth: u32,
+    /// How deep the analysis searches each position.
+    pub analysis_depth: u32,
     /// The analysis' values from black's view, the start first.
     pub values: Vec<Option<f64>>,
     /// The opening book's moves of the position shown, best first.
@@ -114,6 +118,8 @@ pub struct SettingsRequest {
     pub level: Option<i64>,
     pub movetime_ms: Option<i64>,
     pub hints: Option<bool>,
+    /// 0 (until stopped) or 1 to 60.
+    pub hint_depth: Option<i64>,
 }
 
 /// `POST .../move`.
@@ -136,6 +142,13 @@ pub struct Goto {
 #[serde(deny_unknown_fields)]
 pub struct Load {
     pub text: String,
+}
+
+/// `POST .../analyze`: optionally the depth of each position's search.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Analyze {
+    pub depth: Option<i64>,
 }
 
 /// The actions that take no argument: an empty object.

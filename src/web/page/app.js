@@ -61,6 +61,7 @@ async function newGame() {
       black: $("black").value,
       white: $("white").value,
       hints: $("hints").checked,
+      hint_depth: Number($("hint-depth").value),
       ...strength(),
     });
     show(state);
@@ -110,6 +111,7 @@ function settingsFrom(state) {
     $("movetime").appendChild(new Option(`${state.movetime_ms / 1000} s`, time));
   }
   $("movetime").value = time;
+  $("hint-depth").value = String(state.hint_depth);
 }
 
 function listen(id) {
@@ -394,7 +396,8 @@ function describe(info) {
 }
 
 $("load").addEventListener("click", () => act("load", { text: $("game-text").value }));
-$("analyze").addEventListener("click", () => act("analyze"));
+$("analyze").addEventListener("click", () => act("analyze", { depth: Number($("analysis-depth").value) }));
+$("hint-depth").addEventListener("change", () => act("settings", { hint_depth: Number($("hint-depth").value) }));
 $("setup").addEventListener("click", () => toggleSetup(!setup));
 $("setup-done").addEventListener("click", async () => {
   const squares = setup;
