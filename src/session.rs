@@ -10,7 +10,6 @@
 
 use std::fmt;
 
-use crate::game::position::LineErrorKind;
 use crate::game::square::is_pass_token;
 use crate::game::wording;
 use crate::game::{AnyMove, AnyPosition, Color, GameLine, ParseMoveError, UnknownName, Variant};
@@ -560,7 +559,8 @@ impl Session {
         passes
     }
 
-    /// The move `text` at the cursor, checked against the rules.
+    /// The move `text` at the cursor, read and checked against the turn
+    /// (game over, passes).
     fn parse(&self, text: &str) -> Result<AnyMove, MoveError> {
         let position = self.position();
         if position.is_over() {
@@ -580,13 +580,7 @@ impl Session {
         } else {
             token.to_ascii_lowercase()
         };
-        position
-            .play_line([name.as_str()])
-            .map_err(|e| match e.kind {
-                LineErrorKind::NotAMove(parse) => MoveError::NotAMove(parse),
-                LineErrorKind::GameOver => MoveError::GameOver,
-                LineErrorKind::Illegal => why_illegal(&position, &name),
-            })?;
+        // Whether it is legal here, push_move says (and why not).
         AnyMove::parse(self.variant(), &name).map_err(MoveError::NotAMove)
     }
 

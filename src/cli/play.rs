@@ -28,7 +28,7 @@ use orca::play::render::{score_text, screen, side_with_letter};
 use orca::play::{Input, Seating, Style, parse_input};
 use orca::protocol::{InputLine, read_line};
 use orca::search::time::DEFAULT_MOVE_OVERHEAD_MS;
-use orca::session::{OrcaMove, Session, Turn};
+use orca::session::{CursorError, OrcaMove, Session, Turn};
 
 /// Orca's thinking time per move when neither `--movetime` nor `--depth` is given.
 const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
@@ -416,26 +416,14 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
                 self.say("New game.")?;
                 return Ok(Flow::Redraw);
             }
-            Ok(Input::Undo) => match self.session.undo() {
-                Ok(count) => {
-                    let moves = if count == 1 { "move" } else { "moves" };
-                    self.say(&format!("Took back {count} {moves}."))?;
-                    self.record_saved = false;
-                    self.end_reported = false;
-                    return Ok(Flow::Redraw);
-                }
-                Err(e) => self.say(&format!("Nothing to undo: {e}."))?,
-            },
-            Ok(Input::Redo) => match self.session.redo() {
-                Ok(count) => {
-                    let moves = if count == 1 { "move" } else { "moves" };
-                    self.say(&format!("Played {count} {moves} again."))?;
-                    self.record_saved = false;
-                    self.end_reported = false;
-                    return Ok(Flow::Redraw);
-                }
-                Err(e) => self.say(&format!("Nothing to redo: {e}."))?,
-            },
+            Ok(Input::Undo) => {
+                let undone = self.session.undo();
+                return self.stepped(undone, "Took back", "undo");
+            }
+            Ok(Input::Redo) => {
+                let redone = self.session.redo();
+                return self.stepped(redone, "Played", "redo");
+            }
             Ok(Input::Hint | Input::Move(_)) if over => {
                 self.say("The game is over: type new, undo or quit.")?;
             }
@@ -449,6 +437,30 @@ impl<R: BufRead, W: Write> TerminalGame<R, W> {
             },
         }
         Ok(Flow::Stay)
+    }
+
+    /// Says what undo or redo did: `COUNT moves` after `done` (and "again"
+    /// for redo), or why there was nothing to `what`; redraws after a step.
+    fn stepped(
+        &mut self,
+        result: Result<usize, CursorError>,
+        done: &str,
+        what: &str,
+    ) -> io::Result<Flow> {
+        match result {
+            Ok(count) => {
+                let moves = if count == 1 { "move" } else { "moves" };
+                let again = if what == "redo" { " again" } else { "" };
+                self.say(&format!("{done} {count} {moves}{again}."))?;
+                self.record_saved = false;
+                self.end_reported = false;
+                Ok(Flow::Redraw)
+            }
+            Err(e) => {
+                self.say(&format!("Nothing to {what}: {e}."))?;
+                Ok(Flow::Stay)
+            }
+        }
     }
 
     fn help(&mut self) -> io::Result<()> {
