@@ -684,6 +684,16 @@ impl Session {
             .collect()
     }
 
+    /// The whole line as one string of moves, passes left out, as players
+    /// copy games between programs: `f5d6c3d3c4`.
+    pub fn transcript(&self) -> String {
+        self.line
+            .iter()
+            .filter(|ply| !ply.mv.is_pass())
+            .map(|ply| ply.mv.to_string())
+            .collect()
+    }
+
     /// The whole line as a GGF record made at `place` on `date`: players
     /// (`Human` or `Orca`), the type (`TY[8a]` for reversed Othello), the
     /// result as black's final score (`RE[?]` while unfinished), and the
@@ -1006,6 +1016,29 @@ mod tests {
             list[1].starts_with("9. ") && !list[1].contains("10."),
             "{list:?}"
         );
+    }
+
+    #[test]
+    fn a_transcript_leaves_passes_out_and_loads_back() {
+        let mut s = othello(TWO_PEOPLE);
+        for mv in ["f5", "d6", "c3"] {
+            s.play_person(mv).unwrap();
+        }
+        s.undo().unwrap();
+        // The whole line, also past the cursor.
+        assert_eq!(s.transcript(), "f5d6c3");
+        let mut ended = at(
+            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOX- X",
+            Variant::Othello,
+        );
+        ended.play_forced_pass().unwrap();
+        ended.play_person("h8").unwrap();
+        assert_eq!(ended.transcript(), "h8");
+        let start = ended.start().to_string();
+        let back =
+            Session::load(Variant::Othello, &format!("{start} moves h8"), TWO_PEOPLE).unwrap();
+        assert_eq!(back.line().len(), 2, "the pass put back");
+        assert_eq!(back.position(), ended.position());
     }
 
     #[test]

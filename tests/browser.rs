@@ -58,15 +58,19 @@ fn play_a_whole_game_in_the_browser() {
         "return typeof game !== 'undefined' && game !== null;",
         PATIENCE,
     );
-    // Level 1, a quarter of a second a move, then a new game.
+    // Level 1, a time a move of one's own (0.2 s), then a new game.
     browser.run(
         "const level = document.getElementById('level'); level.value = '1';
          level.dispatchEvent(new Event('input'));
-         document.getElementById('movetime').value = '250';",
+         const time = document.getElementById('movetime'); time.value = 'other';
+         time.dispatchEvent(new Event('change'));",
     );
+    let seconds = browser.find("#movetime-seconds");
+    browser.run("document.getElementById('movetime-seconds').value = '';");
+    browser.type_into(&seconds, "0.2");
     browser.click(&browser.find("#new"));
     browser.wait_for(
-        "return game && game.level === 1 && game.movetime_ms === 250;",
+        "return game && game.level === 1 && game.movetime_ms === 200;",
         PATIENCE,
     );
 
@@ -140,12 +144,23 @@ fn play_a_whole_game_in_the_browser() {
         "return game && game.moves.length === 0 && game.white === 'person';",
         PATIENCE,
     );
+    // Hints until stopped (the page's default is a 10-ply search).
+    browser.run(
+        "const depth = document.getElementById('hint-depth'); depth.value = '0';
+         depth.dispatchEvent(new Event('change'));",
+    );
     browser.click(&browser.find("#hints"));
     browser.wait_for(
         "return document.querySelectorAll('#board text.hint').length === 4
             && document.querySelectorAll('#board text.book').length === 4;",
         PATIENCE,
     );
+    // The book's values show without a search: drawn with no search info.
+    let book = browser.run(
+        "info = null; drawn = ''; drawBoard();
+         return document.querySelectorAll('#board text.hint.book-value').length;",
+    );
+    assert_eq!(book.as_i64(), Some(4), "the book's values without a search");
     save(&browser, "desktop-hints.png");
     // The board has its coordinates; the set-up's side is hidden.
     let coordinates = browser.run("return document.querySelectorAll('#board text.coord').length;");
@@ -184,6 +199,20 @@ fn play_a_whole_game_in_the_browser() {
         "return game.moves.length === 1 && game.moves[0].move === 'f5';",
         PATIENCE,
     );
+    // Copy: the moves go to the clipboard, or where the clipboard is
+    // refused, into the game box.
+    browser.click(&browser.find("#copy"));
+    let copied = browser.wait_for(
+        "const said = document.getElementById('copy').textContent;
+         return said === 'Copy' ? null : [said, document.getElementById('game-text').value];",
+        PATIENCE,
+    );
+    match copied[0].as_str() {
+        Some("Copied") => {}
+        Some("In the game box") => assert_eq!(copied[1].as_str(), Some("f5")),
+        _ => panic!("{copied}"),
+    }
+    browser.run("document.getElementById('game-text').value = '';");
     // Going through the game: the buttons and the arrow keys.
     browser.click(&browser.find("#back"));
     browser.wait_for("return game.cursor === 0;", PATIENCE);
@@ -257,6 +286,17 @@ fn play_a_whole_game_in_the_browser() {
     assert_eq!(marked.as_i64(), Some(mistakes as i64));
     assert!(mistakes > 0, "random moves make mistakes");
     save(&browser, "desktop-analysis.png");
+    // The README's picture: the analysed game at move 24 with its hints, in
+    // a window tall enough for the graph.
+    browser.run("goTo(24);");
+    browser.wait_for(
+        "return game.cursor === 24 && document.querySelectorAll('#board text.hint').length > 2 ? true : null;",
+        PATIENCE,
+    );
+    browser.resize(1280, 1060);
+    browser.wait_for("return window.innerHeight > 900 ? true : null;", PATIENCE);
+    save(&browser, "readme.png");
+    browser.resize(1280, 900);
 
     // A position set up by hand: a1 black, b1 white (two clicks), then
     // the start's four discs, white to move.
@@ -306,6 +346,48 @@ fn play_a_whole_game_in_the_browser() {
         PATIENCE,
     );
 
+    // A game clock: 3 s each, the person's moves timed too. It runs down
+    // while black thinks, and at zero black has lost on time.
+    browser.run("document.getElementById('white').value = 'person';");
+    browser.click(&browser.find("#new"));
+    browser.wait_for(
+        "return game && game.moves.length === 0 ? true : null;",
+        PATIENCE,
+    );
+    browser.run(
+        "const clock = document.getElementById('clock'); clock.value = 'other';
+         clock.dispatchEvent(new Event('change'));
+         document.getElementById('clock-minutes').value = '0.05';
+         document.getElementById('clock-increment').value = '0';
+         document.getElementById('person-clock').checked = true;",
+    );
+    browser.click(&browser.find("#clock-set"));
+    let first = browser.wait_for(
+        "return game.clock && game.clock.running === 'black'
+            ? document.getElementById('clock-black').textContent : null;",
+        PATIENCE,
+    );
+    browser.wait_for(
+        &format!(
+            "const now = document.getElementById('clock-black').textContent;
+             return now !== {first} ? now : null;"
+        ),
+        PATIENCE,
+    );
+    let lost = browser.wait_for(
+        "return game.over ? document.getElementById('status').textContent : null;",
+        PATIENCE,
+    );
+    assert_eq!(
+        lost.as_str(),
+        Some("White wins on time (Black's time ran out)")
+    );
+    let shown = browser.text(&browser.find("#clock-black"));
+    assert_eq!(shown, "Black 0:00.0");
+    let none = browser.run("return document.querySelectorAll('rect.square.legal').length;");
+    assert_eq!(none.as_i64(), Some(0), "no move after the flag fell");
+    save(&browser, "desktop-lost-on-time.png");
+
     browser.resize(390, 844);
     browser.wait_for("return window.innerWidth <= 400;", PATIENCE);
     let board_width =
@@ -315,5 +397,77 @@ fn play_a_whole_game_in_the_browser() {
         .unwrap_or_else(|| panic!("no width: {board_width}"));
     // The board fills a phone's width.
     assert!((300.0..=400.0).contains(&width), "{board_width}");
+    // Nothing wider than the phone; the moves right below the board, above
+    // the settings.
+    let layout = browser.run(
+        "const top = (id) => document.getElementById(id).getBoundingClientRect().top;
+         const width = document.documentElement.clientWidth;
+         const wide = [...document.querySelectorAll('body *')]
+           .filter((e) => e.getBoundingClientRect().right > width + 0.5)
+           .map((e) => e.id || e.tagName);
+         return [wide,
+                 top('move-box') < document.querySelector('#side fieldset').getBoundingClientRect().top,
+                 top('move-box') > top('board')];",
+    );
+    assert_eq!(layout, serde_json::json!([[], true, true]));
     save(&browser, "phone.png");
+}
+
+/// Over the server's game cap the page says so and offers only New game,
+/// which works once a game was closed: no dead end.
+#[test]
+fn the_page_over_the_game_cap() {
+    if !Browser::available() {
+        assert!(
+            std::env::var_os("CI").is_none_or(|v| v != "true"),
+            "CI=true and no {CHROMEDRIVER} (apt-get install chromium chromium-driver)"
+        );
+        eprintln!("skipped: no {CHROMEDRIVER} (apt-get install chromium chromium-driver)");
+        return;
+    }
+    let orca = Orca::start(&["web", "--port", "0", "--max-games", "1", "--idle", "120s"]);
+    let line = orca.recv();
+    let url = line
+        .strip_prefix("Orca web: ")
+        .expect("the address")
+        .to_string();
+    let browser = Browser::start(1280, 900);
+    browser.open(&url);
+    let first = browser.wait_for(
+        "return typeof game !== 'undefined' && game !== null ? game.id : null;",
+        PATIENCE,
+    );
+    // The same page without its game: the one game the server holds is
+    // still open (idle for two minutes), so no second one.
+    browser.run("history.replaceState(null, '', '/'); location.reload();");
+    let status = browser.wait_for(
+        "const s = document.getElementById('status');
+         return typeof game !== 'undefined' && s && s.textContent.startsWith('No game') ? s.textContent : null;",
+        PATIENCE,
+    );
+    assert!(status.as_str().unwrap().contains("close"), "{status}");
+    let dead = browser.run(
+        "return [document.body.classList.contains('no-game'),
+                 document.getElementById('undo').disabled,
+                 document.getElementById('load').disabled,
+                 document.getElementById('new').disabled];",
+    );
+    assert_eq!(dead, serde_json::json!([true, true, true, false]));
+    save(&browser, "desktop-no-game.png");
+    // The other game closed, New game opens one and every control works.
+    browser.run(&format!(
+        "fetch('/api/games/{first}', {{ method: 'DELETE' }});"
+    ));
+    browser.wait_for(
+        &format!("return fetch('/api/games/{first}').then((r) => r.status === 404 ? true : null);"),
+        PATIENCE,
+    );
+    browser.click(&browser.find("#new"));
+    let alive = browser.wait_for(
+        "return game && !document.body.classList.contains('no-game')
+            ? [document.getElementById('load').disabled, document.querySelectorAll('rect.square.legal').length]
+            : null;",
+        PATIENCE,
+    );
+    assert_eq!(alive, serde_json::json!([false, 4]));
 }

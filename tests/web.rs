@@ -568,6 +568,31 @@ fn load_download_and_analyse() {
         };
         assert_eq!(text(m, "mark"), mark, "{m}");
     }
+    // The download carries the analysis: each move's value for its player.
+    let (_, ggf) = server.request("GET", &format!("/api/games/{id}/ggf"), "");
+    let record: orca::ggf::GgfGame = ggf.parse().unwrap_or_else(|e| panic!("{ggf}: {e}"));
+    assert_eq!(record.moves.len(), all.len());
+    for (i, m) in record.moves.iter().enumerate() {
+        let sign = if m.color == orca::game::Color::Black {
+            1.0
+        } else {
+            -1.0
+        };
+        let eval = m
+            .eval
+            .unwrap_or_else(|| panic!("no value for move {i}: {ggf}"));
+        assert!(
+            (eval - sign * values[i + 1]).abs() < 1e-6,
+            "move {i}: {ggf}"
+        );
+    }
+    // The transcript: the moves without the passes.
+    let transcript: String = state_moves(&analysed)
+        .iter()
+        .filter(|m| *m != "pass")
+        .map(String::as_str)
+        .collect();
+    assert_eq!(text(&analysed, "transcript"), transcript);
 }
 
 /// Stop makes Orca play at once the best move found so far, as `stop` does
@@ -632,4 +657,72 @@ fn records_keep_their_header_and_the_icon_is_served() {
         assert_eq!(status, 200, "{icon}");
         assert!(body.starts_with("<svg"), "{icon}: {body}");
     }
+}
+
+/// A game clock: the person's time runs down while they think, and at zero
+/// they lose on time; the record says so. Orca plays on its own clock.
+#[test]
+fn a_clock_runs_down_and_the_game_is_lost_on_time() {
+    let server = Server::start(&[]);
+    // Orca moves first, on a clock of its own; the person's is timed too.
+    let state = server.new_game(
+        r#"{"black": "orca", "white": "person", "clock_ms": 3000, "increment_ms": 100, "person_clock": true}"#,
+    );
+    let id = id(&state);
+    let clock = state.get("clock").unwrap_or_else(|| panic!("{state}"));
+    assert_eq!(clock.get("base_ms").and_then(Json::as_i64), Some(3000));
+    let events = server.events(id);
+    let lost = loop {
+        let (name, state) = events.recv_timeout(PATIENCE).expect("an event");
+        if name == "state" && state.get("over") == Some(&Json::Bool(true)) {
+            break state;
+        }
+    };
+    // Orca made its move in time, the person did not.
+    assert_eq!(state_moves(&lost).len(), 1, "{lost}");
+    assert_eq!(
+        lost.get_str("result"),
+        Some("Black wins on time (White's time ran out)"),
+        "{lost}"
+    );
+    let clock = lost.get("clock").unwrap();
+    assert_eq!(
+        clock.get("white_ms").and_then(Json::as_i64),
+        Some(0),
+        "{lost}"
+    );
+    let black = clock.get("black_ms").and_then(Json::as_i64).unwrap();
+    assert!(black > 0 && black <= 3100, "{lost}");
+    assert_eq!(clock.get("running"), Some(&Json::Null));
+    // No move after the flag fell.
+    let legal = strings(&lost, "legal");
+    let body = common::object([("move", Json::from(legal[0].clone()))]).to_string();
+    server.expect("POST", &format!("/api/games/{id}/move"), &body, 409);
+    let (_, ggf) = server.request("GET", &format!("/api/games/{id}/ggf"), "");
+    assert!(ggf.contains("TI[0:03/0:00.1]"), "{ggf}");
+    assert!(ggf.contains("RE[+64.000:t]"), "{ggf}");
+
+    // A new time control starts full clocks and a game that goes on.
+    let state = server.post(id, "settings", r#"{"clock_ms": 60000}"#);
+    assert_eq!(state.get("over"), Some(&Json::Bool(false)), "{state}");
+    let clock = state.get("clock").unwrap();
+    assert_eq!(clock.get("running").and_then(Json::as_str), Some("white"));
+    // Without the person's clock only Orca's time is kept.
+    let state = server.post(id, "settings", r#"{"person_clock": false}"#);
+    let clock = state.get("clock").unwrap();
+    assert_eq!(clock.get("white_ms"), Some(&Json::Null), "{state}");
+    assert_eq!(clock.get("running"), Some(&Json::Null), "{state}");
+    // Off again.
+    let state = server.post(id, "settings", r#"{"clock_ms": 0}"#);
+    assert_eq!(state.get("clock"), Some(&Json::Null));
+    // Bad clocks change nothing.
+    for bad in [
+        r#"{"clock_ms": 10}"#,
+        r#"{"clock_ms": -1000}"#,
+        r#"{"increment_ms": 1000}"#,
+        r#"{"clock_ms": 60000, "increment_ms": -5}"#,
+    ] {
+        server.expect("POST", &format!("/api/games/{id}/settings"), bad, 400);
+    }
+    assert_eq!(server.state(id).get("clock"), Some(&Json::Null));
 }

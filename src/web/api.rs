@@ -23,6 +23,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_stream::StreamExt as _;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 
+use super::clock::TimeControl;
 use super::game::{
     ANALYSIS_DEPTH, GameError, GameSettings, MAX_ANALYSIS_DEPTH, Message, WebGame, lock,
 };
@@ -240,7 +241,7 @@ fn create(web: &Web, body: &str) -> Result<Reply, Refusal> {
         return Err(Refusal::new(
             503,
             format!(
-                "{} games are open, the most this server holds: close one first",
+                "the server holds its most games ({}): close one first",
                 games.len()
             ),
         ));
@@ -259,7 +260,7 @@ fn create(web: &Web, body: &str) -> Result<Reply, Refusal> {
 }
 
 /// The settings of `body` over `base`: `black`, `white` (`person` or
-/// `orca`), `level` (1-20), `movetime_ms`, `hints`.
+/// `orca`), `level` (1-20), `movetime_ms`, `hints`, `hint_depth`, the clock.
 fn settings(base: GameSettings, body: &view::SettingsRequest) -> Result<GameSettings, Refusal> {
     let mut settings = base;
     for (key, slot, value) in [
@@ -306,7 +307,60 @@ fn settings(base: GameSettings, body: &view::SettingsRequest) -> Result<GameSett
             }
         };
     }
+    settings.clock = clock(settings.clock, body)?;
     Ok(settings)
+}
+
+/// The longest game clock and increment the page may set.
+const MAX_CLOCK_MS: i64 = 10 * 3_600_000;
+const MAX_INCREMENT_MS: i64 = 600_000;
+
+/// The time control of `body` over `base`: `clock_ms` (0: none; at least a
+/// second), `increment_ms`, `person_clock`.
+fn clock(
+    base: Option<TimeControl>,
+    body: &view::SettingsRequest,
+) -> Result<Option<TimeControl>, Refusal> {
+    let mut control = match body.clock_ms {
+        None => base,
+        Some(0) => None,
+        Some(ms) if (1000..=MAX_CLOCK_MS).contains(&ms) => Some(TimeControl {
+            base: Duration::from_millis(ms.unsigned_abs()),
+            ..base.unwrap_or(TimeControl {
+                base: Duration::ZERO,
+                increment: Duration::ZERO,
+                person: false,
+            })
+        }),
+        Some(_) => {
+            return Err(Refusal::new(
+                400,
+                format!("clock_ms: expected 0 (no clock) or 1000 to {MAX_CLOCK_MS} milliseconds"),
+            ));
+        }
+    };
+    if body.increment_ms.is_none() && body.person_clock.is_none() {
+        return Ok(control);
+    }
+    let Some(timed) = control.as_mut() else {
+        return Err(Refusal::new(
+            400,
+            "increment_ms, person_clock: the game has no clock (set clock_ms)",
+        ));
+    };
+    if let Some(ms) = body.increment_ms {
+        if !(0..=MAX_INCREMENT_MS).contains(&ms) {
+            return Err(Refusal::new(
+                400,
+                format!("increment_ms: expected 0 to {MAX_INCREMENT_MS} milliseconds"),
+            ));
+        }
+        timed.increment = Duration::from_millis(ms.unsigned_abs());
+    }
+    if let Some(person) = body.person_clock {
+        timed.person = person;
+    }
+    Ok(control)
 }
 
 /// `POST /api/games/{id}/{action}`.

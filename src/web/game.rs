@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
+use super::clock::{Clocks, TimeControl};
 use super::view;
 use crate::book::Books;
 use crate::engine::{
@@ -19,8 +20,9 @@ use crate::engine::{
     SearchInfo,
 };
 use crate::eval::Evaluators;
-use crate::game::wording::result_line;
+use crate::game::wording::{result_line, side_name};
 use crate::game::{AnyMove, AnyPosition, Color, Variant};
+use crate::ggf::GgfClock;
 use crate::score::Score;
 use crate::score::loss_mark;
 use crate::session::{MoveError, OrcaMove, Player, Seats, Session};
@@ -63,6 +65,9 @@ pub struct GameSettings {
     pub hints: bool,
     /// How deep the hints search; none: until stopped or the next change.
     pub hint_depth: Option<u32>,
+    /// A game clock; none: Orca takes its time a move and a person all the
+    /// time they like.
+    pub clock: Option<TimeControl>,
 }
 
 impl Default for GameSettings {
@@ -73,6 +78,7 @@ impl Default for GameSettings {
             strength: Strength::default(),
             hints: false,
             hint_depth: None,
+            clock: None,
         }
     }
 }
@@ -166,6 +172,8 @@ pub struct WebGame {
     /// How deep it searches each position.
     analysis_depth: u32,
     settings: GameSettings,
+    /// The clocks, when the game has a time control.
+    clocks: Option<Clocks>,
     /// The opening books, to mark the book's moves of the position shown.
     books: Arc<Books>,
     engine: Engine,
@@ -208,6 +216,7 @@ impl WebGame {
             analysing: false,
             analysis_depth: ANALYSIS_DEPTH,
             settings,
+            clocks: settings.clock.map(Clocks::new),
             books,
             engine,
             sent: VecDeque::new(),
@@ -243,6 +252,9 @@ impl WebGame {
     /// [`GameError::BadMove`] for a move that is not legal here;
     /// [`GameError::Conflict`] when Orca is to move or the game is over.
     pub fn play(&mut self, text: &str) -> Result<(), GameError> {
+        if let Some(result) = self.lost_on_time() {
+            return Err(GameError::Conflict(format!("the game is over: {result}")));
+        }
         let kept = self.session.cursor();
         self.session.play_person(text)?;
         self.line_changed(kept);
@@ -270,6 +282,8 @@ impl WebGame {
         self.values = vec![None; session.line().len() + 1];
         self.session = session;
         self.analysing = false;
+        // A new game: full clocks.
+        self.clocks = self.settings.clock.map(Clocks::new);
         self.changed();
         Ok(())
     }
@@ -278,11 +292,47 @@ impl WebGame {
     ///
     /// # Errors
     /// [`GameError::Conflict`] for tic-tac-toe.
+    /// Where the analysis valued a move, its value is the move's
+    /// evaluation; the time control is `TI`, a loss on time the result.
     pub fn ggf(&self, date: &str) -> Result<String, GameError> {
-        self.session
+        let mut record = self
+            .session
             .ggf_record("orca web", date)
-            .map(|record| record.to_string())
-            .map_err(|e| GameError::Conflict(e.to_string()))
+            .map_err(|e| GameError::Conflict(e.to_string()))?;
+        for (i, mv) in record.moves.iter_mut().enumerate() {
+            if let Some(value) = self.played_value(i) {
+                mv.eval = Some(value.discs());
+            }
+        }
+        if let Some(clocks) = &self.clocks {
+            let control = clocks.control();
+            let clock = GgfClock {
+                main: control.base,
+                increment: control.increment,
+                grace: Duration::ZERO,
+            };
+            record.set_property("TI", &clock.to_string());
+            if let Some(loser) = clocks.flagged() {
+                // GGS writes a loss on time as the winner's whole board, `:t`.
+                let sign = if loser == Color::Black { '-' } else { '+' };
+                record.set_property("RE", &format!("{sign}64.000:t"));
+            }
+        }
+        Ok(record.to_string())
+    }
+
+    /// The analysis' value of the move `i` of the line for its player: the
+    /// value of the position it led to, once valued.
+    fn played_value(&self, i: usize) -> Option<Score> {
+        let ply = self.session.line().get(i)?;
+        let after = (*self.values.get(i + 1)?)?;
+        // The position after is valued for the other side, but for a pass
+        // it forces: then it is the same side's.
+        Some(if self.position_at(i + 1).to_move() == ply.color {
+            after.score
+        } else {
+            -after.score
+        })
     }
 
     /// Values every position of the line, one search each `depth` deep
@@ -307,14 +357,7 @@ impl WebGame {
             return None;
         }
         let best = self.values[i]?;
-        let after = self.values[i + 1]?;
-        // The position after is valued for the other side, but for a pass
-        // it forces: then it is the same side's.
-        let played = if self.position_at(i + 1).to_move() == ply.color {
-            after.score
-        } else {
-            -after.score
-        };
+        let played = self.played_value(i)?;
         Some((best.score - played).max(Score::ZERO))
     }
 
@@ -384,6 +427,10 @@ impl WebGame {
 
     /// Changes who plays, Orca's strength or the hints.
     pub fn set(&mut self, settings: GameSettings) {
+        if settings.clock != self.settings.clock {
+            // A new time control: full clocks from now.
+            self.clocks = settings.clock.map(Clocks::new);
+        }
         self.settings = settings;
         self.session.set_seats(settings.seats());
         self.changed();
@@ -416,6 +463,41 @@ impl WebGame {
         self.tell_state();
     }
 
+    /// Looks at the clock: when the running side's time is out, it loses
+    /// and the page is told. When to look next: a second without a clock,
+    /// else as soon as the running side's time could be out, at least every
+    /// fifth of a second (a clock may start meanwhile).
+    pub fn tick(&mut self) -> Duration {
+        const OFTEN: Duration = Duration::from_millis(200);
+        let now = Instant::now();
+        let Some(clocks) = self.clocks.as_mut() else {
+            return Duration::from_secs(1);
+        };
+        let flagged = clocks.check(now);
+        let next = match clocks.running() {
+            Some(color) => clocks
+                .left(color, now)
+                .clamp(Duration::from_millis(1), OFTEN),
+            None => OFTEN,
+        };
+        if flagged {
+            self.halt();
+            self.tell_state();
+        }
+        next
+    }
+
+    /// The result in words once a side lost on time.
+    fn lost_on_time(&self) -> Option<String> {
+        let loser = self.clocks.as_ref()?.flagged()?;
+        let variant = self.session.variant();
+        Some(format!(
+            "{} wins on time ({}'s time ran out)",
+            side_name(variant, loser.opposite()),
+            side_name(variant, loser)
+        ))
+    }
+
     /// Closes the game: its search ends and its answer is dropped.
     pub fn close(&mut self) {
         self.halt();
@@ -441,6 +523,10 @@ impl WebGame {
     /// then Orca's move or the hints are searched, and the page is told.
     fn changed(&mut self) {
         self.halt();
+        let now = Instant::now();
+        if let Some(clocks) = &mut self.clocks {
+            clocks.stop(now, self.session.line());
+        }
         let kept = self.session.line().len();
         if self.session.play_forced_passes() > 0 {
             self.line_changed(kept);
@@ -449,7 +535,24 @@ impl WebGame {
         if self.analysing && self.next_to_analyze().is_none() {
             self.analysing = false;
         }
-        let purpose = if self.session.orca_to_move() {
+        let flagged = self.lost_on_time().is_some();
+        if let Some(clocks) = &mut self.clocks {
+            let color = position.to_move();
+            let timed = match self.settings.seats().player(color) {
+                Player::Orca => true,
+                Player::Person => clocks.control().person,
+            };
+            if timed && self.session.at_end() && !position.is_over() {
+                clocks.start(color, now, self.session.line().len());
+            }
+        }
+        let purpose = if flagged {
+            // Lost on time: nothing more to play; an analysis asked for
+            // runs on.
+            self.next_to_analyze()
+                .filter(|_| self.analysing)
+                .map(Purpose::Analyze)
+        } else if self.session.orca_to_move() {
             Some(Purpose::Move)
         } else if let Some(ply) = self.next_to_analyze().filter(|_| self.analysing) {
             Some(Purpose::Analyze(ply))
@@ -469,11 +572,27 @@ impl WebGame {
     fn search(&mut self, purpose: Purpose) {
         let strength = self.settings.strength;
         let limits = match purpose {
-            Purpose::Move => GoLimits {
-                movetime: Some(strength.movetime),
-                level: Level::new(strength.level),
-                book: true,
-                ..GoLimits::default()
+            Purpose::Move => match &self.clocks {
+                // On the clock: the engine shares out its time left.
+                Some(clocks) => {
+                    let now = Instant::now();
+                    let increment = clocks.control().increment;
+                    GoLimits {
+                        p1time: Some(clocks.left(Color::Black, now)),
+                        p2time: Some(clocks.left(Color::White, now)),
+                        p1inc: Some(increment),
+                        p2inc: Some(increment),
+                        level: Level::new(strength.level),
+                        book: true,
+                        ..GoLimits::default()
+                    }
+                }
+                None => GoLimits {
+                    movetime: Some(strength.movetime),
+                    level: Level::new(strength.level),
+                    book: true,
+                    ..GoLimits::default()
+                },
             },
             Purpose::Hint => GoLimits {
                 infinite: self.settings.hint_depth.is_none(),
@@ -642,6 +761,23 @@ impl WebGame {
             .collect();
         let last = self.session.last_move().map(|ply| ply.mv.to_string());
         let strength = self.settings.strength;
+        let lost_on_time = self.lost_on_time();
+        let now = Instant::now();
+        let clock = self.clocks.as_ref().map(|clocks| {
+            let control = clocks.control();
+            let left = |color| {
+                let timed = control.person || self.settings.seats().player(color) == Player::Orca;
+                timed.then(|| clocks.left(color, now).as_millis() as u64)
+            };
+            view::Clock {
+                base_ms: control.base.as_millis() as u64,
+                increment_ms: control.increment.as_millis() as u64,
+                person: control.person,
+                black_ms: left(Color::Black),
+                white_ms: left(Color::White),
+                running: clocks.running().map(color_name),
+            }
+        });
         view::State {
             id: self.id,
             version: self.version,
@@ -658,8 +794,10 @@ impl WebGame {
             moves,
             cursor: self.session.cursor(),
             last,
-            over: position.is_over(),
-            result: result_line(&position),
+            over: position.is_over() || lost_on_time.is_some(),
+            result: lost_on_time.or_else(|| result_line(&position)),
+            clock,
+            transcript: self.session.transcript(),
             black: self.settings.black.name(),
             white: self.settings.white.name(),
             level: strength.level,
@@ -682,11 +820,17 @@ pub fn lock(game: &Mutex<WebGame>) -> std::sync::MutexGuard<'_, WebGame> {
 }
 
 /// Feeds the engine's reports into the game while the game lives.
+/// Between reports it looks at the clock ([`WebGame::tick`]).
 fn pump(game: &Weak<Mutex<WebGame>>, reports: &Receiver<Report>) {
+    let mut wait = Duration::from_secs(1);
     loop {
-        let report = match reports.recv_timeout(Duration::from_secs(1)) {
+        let report = match reports.recv_timeout(wait) {
             Ok(report) => report,
-            Err(RecvTimeoutError::Timeout) if game.strong_count() > 0 => continue,
+            Err(RecvTimeoutError::Timeout) => {
+                let Some(game) = game.upgrade() else { return };
+                wait = lock(&game).tick();
+                continue;
+            }
             Err(_) => return,
         };
         let Some(game) = game.upgrade() else { return };
@@ -697,6 +841,7 @@ fn pump(game: &Weak<Mutex<WebGame>>, reports: &Receiver<Report>) {
             Report::Done(done) => game.on_done(done),
             _ => {}
         }
+        wait = game.tick();
     }
 }
 

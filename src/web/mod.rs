@@ -7,6 +7,7 @@
 //! [`Engine`]: crate::engine::Engine
 
 pub mod api;
+pub mod clock;
 pub mod game;
 pub mod page;
 pub mod view;

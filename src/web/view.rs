@@ -24,8 +24,13 @@ pub struct State {
     /// How many moves of the line are played on the board shown.
     pub cursor: usize,
     pub last: Option<String>,
+    /// The game is over: the board's game ended, or a side lost on time.
     pub over: bool,
     pub result: Option<String>,
+    /// The clocks, when the game has a time control.
+    pub clock: Option<Clock>,
+    /// The whole line as one string of moves, passes left out (`f5d6c3...`).
+    pub transcript: String,
     pub black: &'static str,
     pub white: &'static str,
     pub level: u8,
@@ -42,6 +47,22 @@ pub struct State {
     pub analysing: bool,
     /// What the running search is for (`move`, `hints`, `analysis`).
     pub thinking: Option<&'static str>,
+}
+
+/// The clocks of a game with a time control.
+#[derive(Clone, Debug, Serialize)]
+pub struct Clock {
+    /// Each side's time at the start.
+    pub base_ms: u64,
+    /// Added after each move.
+    pub increment_ms: u64,
+    /// Whether a person's moves are timed too.
+    pub person: bool,
+    /// Black's time left now; none for an untimed person.
+    pub black_ms: Option<u64>,
+    pub white_ms: Option<u64>,
+    /// The side whose clock runs (the page counts it down).
+    pub running: Option<&'static str>,
 }
 
 /// One move of the line.
@@ -120,6 +141,13 @@ pub struct SettingsRequest {
     pub hints: Option<bool>,
     /// 0 (until stopped) or 1 to 60.
     pub hint_depth: Option<i64>,
+    /// A game clock: each side's time (0: no clock, Orca takes its time a
+    /// move).
+    pub clock_ms: Option<i64>,
+    /// Added to a side's clock after each of its moves.
+    pub increment_ms: Option<i64>,
+    /// Whether a person's moves are timed too.
+    pub person_clock: Option<bool>,
 }
 
 /// `POST .../move`.

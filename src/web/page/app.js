@@ -9,6 +9,7 @@ let info = null; // the last search info of the current state
 let events = null;
 let setup = null; // the squares being set up by hand, or null
 let lastSearch = null; // the info of Orca's last move, shown after it
+let clockAt = 0; // when the shown state came (the running clock counts from it)
 
 async function api(method, path, body) {
   const response = await fetch(path, {
@@ -47,7 +48,33 @@ function goTo(ply) {
 }
 
 function strength() {
-  return { level: Number($("level").value), movetime_ms: Number($("movetime").value) };
+  const choice = $("movetime").value;
+  const seconds = choice === "other" ? Number($("movetime-seconds").value) : Number(choice) / 1000;
+  return { level: Number($("level").value), movetime_ms: Math.round(seconds * 1000) };
+}
+
+// The game clock chosen: none, one of the list, or minutes + seconds.
+function clockSettings() {
+  const choice = $("clock").value;
+  let base, increment;
+  if (choice === "other") {
+    base = Math.round(Number($("clock-minutes").value) * 60000);
+    increment = Math.round(Number($("clock-increment").value) * 1000);
+  } else {
+    [base, increment] = choice.split("/").map(Number);
+  }
+  if (!base) return { clock_ms: 0 };
+  return { clock_ms: base, increment_ms: increment, person_clock: $("person-clock").checked };
+}
+
+// Shows the choices that apply: "other..." opens its fields; the time a
+// move is Orca's only without a clock.
+function drawTimeChoices() {
+  $("movetime-other").hidden = $("movetime").value !== "other";
+  $("clock-other").hidden = $("clock").value !== "other";
+  const clocked = $("clock").value !== "0/0";
+  $("person-clock-label").hidden = !clocked;
+  $("movetime").disabled = clocked;
 }
 
 async function newGame() {
@@ -63,6 +90,7 @@ async function newGame() {
       hints: $("hints").checked,
       hint_depth: Number($("hint-depth").value),
       ...strength(),
+      ...clockSettings(),
     });
     show(state);
     listen(state.id);
@@ -79,7 +107,7 @@ async function newGame() {
 function noGame(e) {
   document.body.classList.add("no-game");
   for (const b of document.querySelectorAll("#play button, #side button, #play input")) b.disabled = true;
-  $("status").textContent = `No game: ${e.message || e}. Close another page of Orca, then try New game.`;
+  $("status").textContent = `No game: ${e.message || e}. Close another page of Orca, then press New game.`;
 }
 
 // The game named in the address (after a reload), or a new one.
@@ -107,11 +135,24 @@ function settingsFrom(state) {
   $("level").value = String(state.level);
   $("level-out").value = String(state.level);
   const time = String(state.movetime_ms);
-  if (![...$("movetime").options].some((o) => o.value === time)) {
-    $("movetime").appendChild(new Option(`${state.movetime_ms / 1000} s`, time));
+  if ([...$("movetime").options].some((o) => o.value === time)) {
+    $("movetime").value = time;
+  } else {
+    $("movetime").value = "other";
+    $("movetime-seconds").value = String(state.movetime_ms / 1000);
   }
-  $("movetime").value = time;
   $("hint-depth").value = String(state.hint_depth);
+  const clock = state.clock;
+  const choice = clock ? `${clock.base_ms}/${clock.increment_ms}` : "0/0";
+  if ([...$("clock").options].some((o) => o.value === choice)) {
+    $("clock").value = choice;
+  } else {
+    $("clock").value = "other";
+    $("clock-minutes").value = String(clock.base_ms / 60000);
+    $("clock-increment").value = String(clock.increment_ms / 1000);
+  }
+  $("person-clock").checked = Boolean(clock && clock.person);
+  drawTimeChoices();
 }
 
 function listen(id) {
@@ -128,14 +169,20 @@ function show(state) {
   // An answer may arrive after the event of a later change.
   if (game && game.id === state.id && state.version < game.version) return;
   const moved = game && (state.cursor !== game.cursor || state.moves.length !== game.moves.length);
-  if (moved || !state.hints || (!state.thinking && !(info && info.for === "hint"))) {
+  if (moved || state.over || !state.hints || (!state.thinking && !(info && info.for === "hint"))) {
     // Orca's search for the move it just played stays shown until the next.
     if (info && info.for === "move") lastSearch = info;
     info = null;
   }
   if (moved && state.thinking === "move") lastSearch = null;
-  document.body.classList.remove("no-game");
+  if (document.body.classList.contains("no-game")) {
+    // A game at last: every control works again.
+    for (const b of document.querySelectorAll("#play button, #side button, #play input")) b.disabled = false;
+    document.body.classList.remove("no-game");
+  }
   game = state;
+  clockAt = performance.now();
+  drawClocks();
   drawBoard();
   drawGraph();
   drawStatus();
@@ -198,7 +245,7 @@ function drawBoard() {
   const best = info && info.lines.length ? info.lines[0].move : null;
   // The book's moves, marked with the hints.
   const book = new Map(game.hints ? game.book.map((m) => [m.move, m.value]) : []);
-  const key = JSON.stringify([squares, [...legal], game.last, [...hints.values()], flip]);
+  const key = JSON.stringify([squares, [...legal], game.last, [...hints.values()], [...book], flip]);
   if (key === drawn) return;
   drawn = key;
   for (let i = 0; i < n * n; i++) {
@@ -226,6 +273,10 @@ function drawBoard() {
       if (book.has(name)) {
         el("text", { x: x + .5, y: y + .8, class: "book" }, svg).textContent = `book ${formatScore(book.get(name), true)}`;
       }
+    } else if (book.has(name) && legal.has(name)) {
+      // The book's value shows at once, before any search.
+      const text = el("text", { x: x + .5, y: y + .5, class: "hint book-value" }, svg);
+      text.textContent = formatScore(book.get(name), true);
     } else if (legal.has(name)) {
       el("circle", { cx: x + .5, cy: y + .5, r: .12, class: "legal-dot" }, svg);
     }
@@ -320,6 +371,31 @@ function drawGraph() {
   $("graph").hidden = known.length === 0;
 }
 
+// m:ss, and tenths under 20 s.
+function formatClock(ms) {
+  const seconds = Math.max(0, ms) / 1000;
+  const m = Math.floor(seconds / 60);
+  const s = seconds - 60 * m;
+  const text = seconds < 20 ? s.toFixed(1).padStart(4, "0") : String(Math.floor(s)).padStart(2, "0");
+  return `${m}:${text}`;
+}
+
+// The clocks, the running one counted down since the state came.
+function drawClocks() {
+  const clock = game && game.clock;
+  $("clocks").hidden = !clock;
+  if (!clock) return;
+  for (const color of ["black", "white"]) {
+    const left = clock[`${color}_ms`];
+    const span = $(`clock-${color}`);
+    const running = clock.running === color;
+    const now = running ? left - (performance.now() - clockAt) : left;
+    span.textContent = `${sideName(color)} ${left === null ? "untimed" : formatClock(now)}`;
+    span.classList.toggle("running", running);
+    span.classList.toggle("out", left === 0);
+  }
+}
+
 function drawStatus() {
   let status;
   if (game.over) {
@@ -395,6 +471,31 @@ function describe(info) {
     `pv ${info.pv.join(" ")}`;
 }
 
+$("copy").addEventListener("click", async () => {
+  const text = game ? game.transcript : "";
+  try {
+    await navigator.clipboard.writeText(text);
+    $("copy").textContent = "Copied";
+  } catch (e) {
+    // No clipboard for this page: the moves are put in the game box, selected.
+    $("game-text").value = text;
+    $("game-text").select();
+    $("copy").textContent = "In the game box";
+  }
+  setTimeout(() => { $("copy").textContent = "Copy"; }, 2000);
+});
+$("movetime").addEventListener("change", () => {
+  drawTimeChoices();
+  if ($("movetime").value !== "other") act("settings", strength());
+});
+$("movetime-seconds").addEventListener("change", () => act("settings", strength()));
+$("clock").addEventListener("change", () => {
+  drawTimeChoices();
+  if ($("clock").value !== "other") act("settings", clockSettings());
+});
+$("clock-set").addEventListener("click", () => act("settings", clockSettings()));
+$("person-clock").addEventListener("change", () => act("settings", clockSettings()));
+setInterval(drawClocks, 100);
 $("load").addEventListener("click", () => act("load", { text: $("game-text").value }));
 $("analyze").addEventListener("click", () => act("analyze", { depth: Number($("analysis-depth").value) }));
 $("hint-depth").addEventListener("change", () => act("settings", { hint_depth: Number($("hint-depth").value) }));
@@ -443,7 +544,6 @@ $("stop").addEventListener("click", () => act("stop"));
 $("hints").addEventListener("change", () => act("settings", { hints: $("hints").checked }));
 $("level").addEventListener("input", () => { $("level-out").value = $("level").value; });
 $("level").addEventListener("change", () => act("settings", strength()));
-$("movetime").addEventListener("change", () => act("settings", strength()));
 $("black").addEventListener("change", () => act("settings", { black: $("black").value }));
 $("white").addEventListener("change", () => act("settings", { white: $("white").value }));
 $("type-move").addEventListener("submit", (e) => {
