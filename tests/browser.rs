@@ -35,18 +35,21 @@ fn state(browser: &Browser) -> Json {
     browser.run("return game;")
 }
 
-#[test]
-fn play_a_whole_game_in_the_browser() {
+/// `orca web` with `args` and its page in a 1280x900 browser window; none
+/// where the browser is missing (skipped, except under CI=true, where
+/// .ci/run installs it and a missing one is a failure).
+fn open_page(args: &[&str]) -> Option<(Orca, Browser)> {
     if !Browser::available() {
-        // .ci/run installs the browser: there a missing one is a failure.
         assert!(
             std::env::var_os("CI").is_none_or(|v| v != "true"),
             "CI=true and no {CHROMEDRIVER} (apt-get install chromium chromium-driver)"
         );
         eprintln!("skipped: no {CHROMEDRIVER} (apt-get install chromium chromium-driver)");
-        return;
+        return None;
     }
-    let orca = Orca::start(&["web", "--port", "0"]);
+    let mut all = vec!["web", "--port", "0"];
+    all.extend_from_slice(args);
+    let orca = Orca::start(&all);
     let line = orca.recv();
     let url = line
         .strip_prefix("Orca web: ")
@@ -54,6 +57,14 @@ fn play_a_whole_game_in_the_browser() {
         .to_string();
     let browser = Browser::start(1280, 900);
     browser.open(&url);
+    Some((orca, browser))
+}
+
+#[test]
+fn play_a_whole_game_in_the_browser() {
+    let Some((_orca, browser)) = open_page(&[]) else {
+        return;
+    };
     browser.wait_for(
         "return typeof game !== 'undefined' && game !== null;",
         PATIENCE,
@@ -417,22 +428,9 @@ fn play_a_whole_game_in_the_browser() {
 /// which works once a game was closed: no dead end.
 #[test]
 fn the_page_over_the_game_cap() {
-    if !Browser::available() {
-        assert!(
-            std::env::var_os("CI").is_none_or(|v| v != "true"),
-            "CI=true and no {CHROMEDRIVER} (apt-get install chromium chromium-driver)"
-        );
-        eprintln!("skipped: no {CHROMEDRIVER} (apt-get install chromium chromium-driver)");
+    let Some((_orca, browser)) = open_page(&["--max-games", "1", "--idle", "120s"]) else {
         return;
-    }
-    let orca = Orca::start(&["web", "--port", "0", "--max-games", "1", "--idle", "120s"]);
-    let line = orca.recv();
-    let url = line
-        .strip_prefix("Orca web: ")
-        .expect("the address")
-        .to_string();
-    let browser = Browser::start(1280, 900);
-    browser.open(&url);
+    };
     let first = browser.wait_for(
         "return typeof game !== 'undefined' && game !== null ? game.id : null;",
         PATIENCE,

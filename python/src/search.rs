@@ -168,6 +168,21 @@ impl Engine {
     }
 }
 
+/// The search threads and table megabytes asked for, checked.
+fn resources(threads: i64, hash_mb: i64) -> PyResult<(usize, usize)> {
+    if !(1..=MAX_THREADS as i64).contains(&threads) {
+        return Err(PyValueError::new_err(format!(
+            "threads: expected 1 to {MAX_THREADS}, not {threads}"
+        )));
+    }
+    if !(MIN_HASH_MB as i64..=MAX_HASH_MB as i64).contains(&hash_mb) {
+        return Err(PyValueError::new_err(format!(
+            "hash_mb: expected {MIN_HASH_MB} to {MAX_HASH_MB}, not {hash_mb}"
+        )));
+    }
+    Ok((threads as usize, hash_mb as usize))
+}
+
 /// The limits of `search`, checked.
 fn limits(
     movetime: Option<f64>,
@@ -226,26 +241,17 @@ impl Engine {
     #[pyo3(signature = (variant="othello", threads=1, hash_mb=64, level=20, book=true))]
     fn new(variant: &str, threads: i64, hash_mb: i64, level: i64, book: bool) -> PyResult<Engine> {
         let variant = self::variant(variant)?;
-        if !(1..=MAX_THREADS as i64).contains(&threads) {
-            return Err(PyValueError::new_err(format!(
-                "threads: expected 1 to {MAX_THREADS}, not {threads}"
-            )));
-        }
-        if !(MIN_HASH_MB as i64..=MAX_HASH_MB as i64).contains(&hash_mb) {
-            return Err(PyValueError::new_err(format!(
-                "hash_mb: expected {MIN_HASH_MB} to {MAX_HASH_MB}, not {hash_mb}"
-            )));
-        }
+        let (threads, hash_mb) = resources(threads, hash_mb)?;
         if !(1..=i64::from(MAX_LEVEL)).contains(&level) {
             return Err(PyValueError::new_err(format!(
                 "level: expected 1 to {MAX_LEVEL}, not {level}"
             )));
         }
-        let core = Core::with_channel(hash_mb as usize, evaluators()?)
+        let core = Core::with_channel(hash_mb, evaluators()?)
             .map_err(|e| PyRuntimeError::new_err(format!("the engine cannot start: {e}")))?;
         Ok(Engine {
             variant,
-            threads: threads as usize,
+            threads,
             level: level as u8,
             book,
             core: Mutex::new(core),
@@ -440,18 +446,9 @@ pub fn solve(
             "solve: {empties} empty squares, at most {MAX_SOLVE_EMPTIES} (search it with an Engine)"
         )));
     }
-    if !(1..=MAX_THREADS as i64).contains(&threads) {
-        return Err(PyValueError::new_err(format!(
-            "threads: expected 1 to {MAX_THREADS}, not {threads}"
-        )));
-    }
-    if !(MIN_HASH_MB as i64..=MAX_HASH_MB as i64).contains(&hash_mb) {
-        return Err(PyValueError::new_err(format!(
-            "hash_mb: expected {MIN_HASH_MB} to {MAX_HASH_MB}, not {hash_mb}"
-        )));
-    }
+    let (threads, hash_mb) = resources(threads, hash_mb)?;
     let evaluators = evaluators()?;
-    let mut table = TranspositionTable::try_new(hash_mb as usize)
+    let mut table = TranspositionTable::try_new(hash_mb)
         .map_err(|e| PyRuntimeError::new_err(format!("solve: {e}")))?;
     let started = Instant::now();
     if position.is_over() {
@@ -478,7 +475,7 @@ pub fn solve(
             &mut table,
             SolveMode::Exact,
             true,
-            threads as usize,
+            threads,
         )
     });
     let name = |mv: orca::game::Move| mv.to_string();
