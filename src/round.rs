@@ -416,6 +416,7 @@ fn fit(
         exact_every: 0,
         test_every: config.test_every,
         shard_weight: 1.0,
+        value_weight: 0.0,
         epochs: config.epochs,
         ridge: config.ridge,
         threads: config.threads,

@@ -326,10 +326,13 @@ fn selfplay_manifests_make_the_single_machine_database() {
     assert!(out.contains("0 games before, 8 made"), "{out}");
     let expected = database(single);
     let names: Vec<&str> = expected.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names.len(), 5, "{names:?}");
-    assert!(names[..4].iter().all(|n| n.ends_with(".wtb")), "{names:?}");
-    assert!(names[0].ends_with("-0001.wtb") && names[3].ends_with("-0004.wtb"));
-    assert_eq!(names[4], "sets.txt");
+    // Each chunk with its values beside it.
+    assert_eq!(names.len(), 9, "{names:?}");
+    for (pair, chunk) in names[..8].chunks(2).zip(1..) {
+        assert!(pair[0].ends_with(&format!("-{chunk:04}.val")), "{names:?}");
+        assert!(pair[1].ends_with(&format!("-{chunk:04}.wtb")), "{names:?}");
+    }
+    assert_eq!(names[8], "sets.txt");
 
     let (_bin, path) = path_with_orca();
     let overrides = |db: &Path| {

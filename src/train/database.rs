@@ -23,6 +23,14 @@
 //! chunks `c` with `c mod n = i`), and a run that stopped continues the chunk
 //! files where they end. A chunk file is locked while it is written, so two
 //! runs on one directory never write the same chunk.
+//!
+//! Beside each chunk, `ID-CCCC.val` keeps what the search thought of every
+//! position it played from: after an 8-byte signature, 60 bytes a game, one
+//! signed byte a placement (the value of the position before it, in discs,
+//! for the side to move; [`NO_VALUE`] for random moves and unused places).
+//! The values cost no search of their own and let a fit blend a game's
+//! outcome with them ([`samples`]). Chunks begun before the values were kept
+//! have no such file, and a fit reads values only for the games a file covers.
 
 use std::fmt;
 use std::fs::{File, OpenOptions};
@@ -49,6 +57,15 @@ pub const CHUNK_GAMES: u32 = 10_000;
 /// The table each game is played with, in megabytes (part of the set: a
 /// selective search's choices can depend on the table's size).
 pub const TABLE_MB: usize = 16;
+
+/// The signature that starts a values file.
+pub const VALUES_MAGIC: &[u8; 8] = b"ORCAVAL1";
+
+/// Bytes of a game's values: one a placement.
+pub const VALUE_BYTES: usize = 60;
+
+/// The value of a placement made at random (no search valued it).
+pub const NO_VALUE: i8 = i8::MIN;
 
 /// The manifest of a database directory: one line per set.
 pub const MANIFEST: &str = "sets.txt";
@@ -218,6 +235,10 @@ pub struct PlayedGame {
     pub squares: Vec<Square>,
     /// How many of them were random.
     pub random: u32,
+    /// For each placement, the value of the position before it for the side
+    /// to move, in discs: the search's score, the exact one when solved;
+    /// [`NO_VALUE`] for random moves.
+    pub values: Vec<i8>,
     /// The final score under the game's rules, from black's side.
     pub black_score: i32,
     /// Time spent in the midgame search...
@@ -239,6 +260,21 @@ impl PlayedGame {
             squares: self.squares.clone(),
         }
     }
+
+    /// The values as stored: [`VALUE_BYTES`] bytes, [`NO_VALUE`] past the
+    /// last placement.
+    pub fn value_bytes(&self) -> [u8; VALUE_BYTES] {
+        let mut bytes = [NO_VALUE as u8; VALUE_BYTES];
+        for (b, &v) in bytes.iter_mut().zip(&self.values) {
+            *b = v as u8;
+        }
+        bytes
+    }
+}
+
+/// A score in discs as a stored value.
+fn value_of(discs: i32) -> i8 {
+    discs.clamp(-64, 64) as i8
 }
 
 /// Plays game number `game` of `set` under rules `R` with a cleared `tt`.
@@ -257,17 +293,20 @@ pub fn play<const R: bool>(
     let mut game = Othello::<R>::start();
     let mut to_move = Color::Black;
     let mut squares = Vec::with_capacity(60);
+    let mut values = Vec::with_capacity(60);
     let (mut search_time, mut solve_time) = (Duration::ZERO, Duration::ZERO);
     while !game.is_over() {
         let started = Instant::now();
         let mv = if game.0.moves() == 0 {
             Move::Pass
         } else if (squares.len() as u32) < random {
+            values.push(NO_VALUE);
             rng.legal_move(&game).expect("a move exists")
         } else if game.empties() <= set.solve_empties {
             let mut solver = Solver::<R, _>::new(tt, eval, &stop, None, None, salt);
             let best = solver.best_move(game.0).expect("a running game has a move");
             solve_time += started.elapsed();
+            values.push(value_of(best.1.0));
             best.0
         } else {
             let found = think(
@@ -279,6 +318,8 @@ pub fn play<const R: bool>(
                 &mut |_| {},
             );
             search_time += started.elapsed();
+            let score = found.last.as_ref().map_or(0, |it| it.score.rounded_discs());
+            values.push(value_of(score));
             found.best_move.expect("a running game has a best move")
         };
         if let Move::Play(square) = mv {
@@ -291,6 +332,7 @@ pub fn play<const R: bool>(
     PlayedGame {
         random: random.min(squares.len() as u32),
         squares,
+        values,
         black_score: if to_move == Color::Black { own } else { -own },
         search_time,
         solve_time,
@@ -458,6 +500,68 @@ fn open_chunk(path: &Path, set: &SetSettings) -> Result<Option<OpenChunk>, SelfP
     }))
 }
 
+/// The values file of the chunk file `path`.
+pub fn values_path(path: &Path) -> PathBuf {
+    path.with_extension("val")
+}
+
+/// Opens the values file of a chunk that holds `games` complete games, cut
+/// to those games, for appending the next ones; `None` when the chunk was
+/// begun without one (or it lost games), so that the values a file holds
+/// always belong to its chunk's first games. Called with the chunk locked.
+fn open_values(path: &Path, games: u32) -> Result<Option<File>, SelfPlayError> {
+    let path = values_path(path);
+    let io = |e| SelfPlayError::Io(path.clone(), e);
+    let mut file = match OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(games == 0)
+        .truncate(false)
+        .open(&path)
+    {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(e)),
+    };
+    let mut magic = [0u8; 8];
+    let len = file.metadata().map_err(io)?.len();
+    let signed = len >= 8 && file.read_exact(&mut magic).is_ok() && &magic == VALUES_MAGIC;
+    let held = if signed {
+        (len - 8) / VALUE_BYTES as u64
+    } else {
+        0
+    };
+    if held < u64::from(games) {
+        return Ok(None);
+    }
+    if !signed {
+        file.set_len(0).map_err(io)?;
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+        file.write_all(VALUES_MAGIC).map_err(io)?;
+    }
+    file.set_len(8 + u64::from(games) * VALUE_BYTES as u64)
+        .map_err(io)?;
+    file.seek(SeekFrom::End(0)).map_err(io)?;
+    Ok(Some(file))
+}
+
+/// The values of the first games of chunk file `path`: one array a game, as
+/// many as its values file holds whole (none without one).
+pub fn read_values(path: &Path) -> Result<Vec<[i8; VALUE_BYTES]>, std::io::Error> {
+    let bytes = match std::fs::read(values_path(path)) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    if bytes.len() < 8 || &bytes[..8] != VALUES_MAGIC {
+        return Ok(Vec::new());
+    }
+    Ok(bytes[8..]
+        .chunks_exact(VALUE_BYTES)
+        .map(|chunk| std::array::from_fn(|i| chunk[i] as i8))
+        .collect())
+}
+
 /// The games already in chunk `chunk` (0 for a missing or unreadable file:
 /// [`open_chunk`] reports those).
 fn games_in(path: &Path) -> u32 {
@@ -544,6 +648,7 @@ pub fn run(
             continue;
         };
         report.dropped_bytes += open.dropped;
+        let mut values = open_values(&path, open.games)?;
         let io = |e| SelfPlayError::Io(path.clone(), e);
         while open.games < goal {
             let first = u64::from(chunk) * u64::from(config.chunk_games) + u64::from(open.games);
@@ -554,7 +659,9 @@ pub fn run(
                 Evals::Reversed(eval) => play::<true>(&set, eval, g, tt),
             });
             let mut bytes = Vec::with_capacity(games.len() * GAME_BYTES);
+            let mut value_bytes = Vec::with_capacity(games.len() * VALUE_BYTES);
             for game in &games {
+                value_bytes.extend_from_slice(&game.value_bytes());
                 let record = game.record(set.depth).to_bytes().expect("at most 60 moves");
                 bytes.extend_from_slice(&record);
                 report.moves += game.squares.len() as u64;
@@ -562,8 +669,12 @@ pub fn run(
                 report.search_time += game.search_time;
                 report.solve_time += game.solve_time;
             }
-            // Records first, then the count: a stop between the two leaves
-            // records that the next run drops and plays again.
+            // Values, records, then the count: a stop between them leaves
+            // values and records that the next run drops and plays again.
+            if let Some(file) = &mut values {
+                file.write_all(&value_bytes)
+                    .map_err(|e| SelfPlayError::Io(values_path(&path), e))?;
+            }
             open.file.write_all(&bytes).map_err(io)?;
             open.games += count;
             open.file.seek(SeekFrom::Start(0)).map_err(io)?;
@@ -575,6 +686,10 @@ pub fn run(
                 target,
                 chunk,
             });
+        }
+        if let Some(file) = &values {
+            file.sync_all()
+                .map_err(|e| SelfPlayError::Io(values_path(&path), e))?;
         }
         open.file.sync_all().map_err(io)?;
     }
@@ -591,6 +706,8 @@ pub struct DatabaseGame {
     pub random: u32,
     /// Play was perfect from this many empty squares (the file's depth).
     pub solve_empties: u32,
+    /// The search's values of its placements, when the chunk kept them.
+    pub values: Option<[i8; VALUE_BYTES]>,
 }
 
 impl DatabaseGame {
@@ -634,6 +751,30 @@ impl DatabaseGame {
     }
 }
 
+impl DatabaseGame {
+    /// [`Self::labelled`] with each label a blend: `value_weight` of the
+    /// search's value of the position where the game has one, the rest the
+    /// final score (the final score alone where it has none, and at
+    /// positions whose side to move passes).
+    pub fn blended(&self, value_weight: f32) -> Vec<(Board, f32, bool)> {
+        self.labelled()
+            .into_iter()
+            .map(|(board, outcome, exact)| {
+                let value = self
+                    .values
+                    .filter(|_| board.moves() != 0)
+                    .map(|values| values[60 - board.empties() as usize])
+                    .filter(|&v| v != NO_VALUE);
+                let label = match value {
+                    Some(v) => (1.0 - value_weight) * outcome as f32 + value_weight * f32::from(v),
+                    None => outcome as f32,
+                };
+                (board, label, exact)
+            })
+            .collect()
+    }
+}
+
 /// The variant of the games in database `dir`, from its manifest.
 ///
 /// # Errors
@@ -666,11 +807,18 @@ pub fn read(dir: &Path) -> Result<Vec<DatabaseGame>, wthor::WthorError> {
     for path in in_set_order(dir, wthor::files_in(dir)?) {
         let file = wthor::read(&path)?;
         let solve_empties = u32::from(file.header.theoretical_depth());
-        games.extend(file.games.into_iter().map(|game| DatabaseGame {
-            random: u32::from(game.tournament),
-            solve_empties,
-            game,
-        }));
+        let values = read_values(&path).map_err(|e| wthor::WthorError::Io(path.clone(), e))?;
+        games.extend(
+            file.games
+                .into_iter()
+                .enumerate()
+                .map(|(i, game)| DatabaseGame {
+                    random: u32::from(game.tournament),
+                    solve_empties,
+                    values: values.get(i).copied(),
+                    game,
+                }),
+        );
     }
     Ok(games)
 }
@@ -703,18 +851,31 @@ fn in_set_order(dir: &Path, mut files: Vec<PathBuf>) -> Vec<PathBuf> {
 }
 
 /// The fit's samples of database games, of `weight`, one game in
-/// `test_every` held out.
-pub fn samples(games: &[DatabaseGame], test_every: u64, weight: f32) -> Vec<Sample> {
+/// `test_every` held out, the others labelled by [`DatabaseGame::blended`]
+/// with `value_weight` (0: the final scores alone).
+pub fn samples(
+    games: &[DatabaseGame],
+    test_every: u64,
+    weight: f32,
+    value_weight: f32,
+) -> Vec<Sample> {
     let mut samples = Vec::new();
     for game in games {
         let test = game.held_out(test_every);
-        samples.extend(game.labelled().into_iter().map(|(b, target, _)| Sample {
-            player: b.player,
-            opponent: b.opponent,
-            target: target as f32,
-            test,
-            weight,
-        }));
+        // Held-out positions keep the final score: the test errors measure
+        // the weights against outcomes whatever the blend.
+        let blend = if test { 0.0 } else { value_weight };
+        samples.extend(
+            game.blended(blend)
+                .into_iter()
+                .map(|(b, target, _)| Sample {
+                    player: b.player,
+                    opponent: b.opponent,
+                    target,
+                    test,
+                    weight,
+                }),
+        );
     }
     samples
 }
@@ -817,7 +978,45 @@ mod tests {
                 -exact
             };
             assert_eq!(exact, black);
+            check_values(g, set);
         }
+    }
+
+    /// A game's values: one a placement, none for the random ones, within
+    /// a score's range, and the final score from the solve point on (perfect
+    /// play keeps the value); the labels blend them as asked.
+    fn check_values(g: &DatabaseGame, set: &SetSettings) {
+        let values = g.values.expect("a chunk begun with values keeps them");
+        let placements = g.game.squares.len();
+        let random = g.random as usize;
+        assert!(values[..random].iter().all(|&v| v == NO_VALUE));
+        assert!(
+            values[random..placements]
+                .iter()
+                .all(|&v| (-64..=64).contains(&v))
+        );
+        assert!(values[placements..].iter().all(|&v| v == NO_VALUE));
+        let outcome = g.labelled();
+        let by_value = g.blended(1.0);
+        let half = g.blended(0.5);
+        assert_eq!(g.blended(0.0).len(), outcome.len());
+        let mut searched = 0;
+        for (((board, target, exact), (_, value, _)), (_, mixed, _)) in
+            outcome.iter().zip(&by_value).zip(&half)
+        {
+            if board.moves() == 0 {
+                assert_eq!(*value, *target as f32, "a pass has no value of its own");
+                continue;
+            }
+            assert_eq!(*value, f32::from(values[60 - board.empties() as usize]));
+            assert_eq!(*mixed, (*target as f32 + *value) / 2.0);
+            if *exact {
+                assert_eq!(*value, *target as f32, "perfect play keeps the value");
+            } else {
+                searched += 1;
+            }
+        }
+        assert!(searched > 0 || g.random >= 60 - set.solve_empties);
     }
 
     #[test]
@@ -838,9 +1037,9 @@ mod tests {
             let games = read(one).unwrap();
             assert_eq!(games.len(), 7);
             assert!(games.iter().all(|g| g.solve_empties == set.solve_empties));
-            let all = samples(&games, 0, 1.0);
+            let all = samples(&games, 0, 1.0, 0.0);
             assert!(all.iter().all(|s| !s.test && s.weight == 1.0));
-            let held = samples(&games, 2, 1.0);
+            let held = samples(&games, 2, 1.0, 0.0);
             assert_eq!(held.len(), all.len());
             assert!(held.iter().any(|s| s.test) && held.iter().any(|s| !s.test));
             if variant == Variant::Reversed {
@@ -867,9 +1066,12 @@ mod tests {
                 run(&part, sharded, &mut |_| {}).unwrap();
             }
             for c in 0..3 {
-                let bytes = std::fs::read(set.chunk_path(one, c)).unwrap();
-                assert_eq!(std::fs::read(set.chunk_path(two, c)).unwrap(), bytes);
-                assert_eq!(std::fs::read(set.chunk_path(sharded, c)).unwrap(), bytes);
+                for path in [set.chunk_path(one, c), values_path(&set.chunk_path(one, c))] {
+                    let bytes = std::fs::read(&path).unwrap();
+                    let name = path.file_name().unwrap();
+                    assert_eq!(std::fs::read(two.join(name)).unwrap(), bytes);
+                    assert_eq!(std::fs::read(sharded.join(name)).unwrap(), bytes);
+                }
             }
             let manifest = std::fs::read_to_string(one.join(MANIFEST)).unwrap();
             assert_eq!(manifest, format!("{} {set}\n", set.id()));
@@ -941,7 +1143,27 @@ mod tests {
                 std::fs::read(set.chunk_path(cut, c)).unwrap(),
                 std::fs::read(set.chunk_path(whole, c)).unwrap()
             );
+            assert_eq!(
+                std::fs::read(values_path(&set.chunk_path(cut, c))).unwrap(),
+                std::fs::read(values_path(&set.chunk_path(whole, c))).unwrap()
+            );
         }
+        // A chunk begun before values were kept gets none, the others keep
+        // theirs, and the fit reads each game's.
+        let old = values_path(&set.chunk_path(cut, 1));
+        std::fs::remove_file(&old).unwrap();
+        let grown = SelfPlayConfig {
+            games: 8,
+            ..config.clone()
+        };
+        run(&grown, cut, &mut |_| {}).unwrap();
+        assert!(!old.exists());
+        let games = read(cut).unwrap();
+        let with: Vec<bool> = games.iter().map(|g| g.values.is_some()).collect();
+        assert_eq!(with, [true, true, true, false, false, false, true, true]);
+        std::fs::remove_dir_all(cut).unwrap();
+        std::fs::create_dir_all(cut).unwrap();
+        run(&config, cut, &mut |_| {}).unwrap();
         // Nothing left to do: nothing changes.
         let again = run(&config, cut, &mut |_| {}).unwrap();
         assert_eq!((again.games, again.kept_games), (0, 5));

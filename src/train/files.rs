@@ -258,6 +258,9 @@ pub struct FitFiles {
     pub test_every: u64,
     /// How much a shard position counts against a WTHOR one.
     pub shard_weight: f32,
+    /// The share of a database position's label taken from the search's
+    /// value of it, where its chunk kept values (0: the final score alone).
+    pub value_weight: f32,
     /// Fitting passes per stage.
     pub epochs: usize,
     /// Ridge strength.
@@ -315,11 +318,21 @@ pub fn fit_files(
             "--shard-weight must be a positive number",
         ));
     }
+    if !(0.0..=1.0).contains(&files.value_weight) {
+        return Err(FilesError::Setting(
+            "--value-weight must be between 0 and 1",
+        ));
+    }
     if !(files.ridge.is_finite() && files.ridge > 0.0) {
         return Err(FilesError::Setting("--ridge must be a positive number"));
     }
     let mut samples = super::shard_samples(&blocks, files.test_every, files.shard_weight);
-    samples.extend(database::samples(&games, files.test_every, 1.0));
+    samples.extend(database::samples(
+        &games,
+        files.test_every,
+        1.0,
+        files.value_weight,
+    ));
     let mut config = TrainConfig::full(variant, PathBuf::new());
     config.wthor = files.wthor.clone();
     config.wthor_games = files.wthor_games;

@@ -126,6 +126,11 @@ pub struct FitArgs {
     /// How much a shard position counts in the fit against a WTHOR one.
     #[arg(long, default_value_t = 1.0)]
     pub shard_weight: f32,
+    /// Label each database position with this share of the search's value
+    /// of it (where its chunk kept values, `ID-CCCC.val`) and the rest its
+    /// game's final score; held-out positions keep the final score.
+    #[arg(long, default_value_t = 0.0)]
+    pub value_weight: f32,
     /// Fitting passes per stage.
     #[arg(long, default_value_t = 60)]
     pub epochs: usize,
@@ -157,6 +162,7 @@ impl FitArgs {
             exact_every: self.exact_every,
             test_every: self.test_every,
             shard_weight: self.shard_weight,
+            value_weight: self.value_weight,
             epochs: self.epochs,
             ridge: self.ridge,
             threads: self.threads,
