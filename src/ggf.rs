@@ -412,6 +412,29 @@ impl GgfGame {
         Ok(positions)
     }
 
+    /// The game as played: every move, the passes the record left out put
+    /// in, and the position before each move and after the last (one more
+    /// position than moves).
+    ///
+    /// # Errors
+    /// As [`GgfGame::position`].
+    pub fn replay(&self) -> Result<(Vec<Move>, Vec<AnyPosition>), GgfError> {
+        let mut position = self.start;
+        let mut moves = Vec::with_capacity(self.moves.len());
+        let mut positions = vec![position];
+        for (i, m) in self.moves.iter().enumerate() {
+            if position.to_move() != m.color && position.must_pass() {
+                position = play_for(position, position.to_move(), Move::Pass, i + 1)?;
+                moves.push(Move::Pass);
+                positions.push(position);
+            }
+            position = play_for(position, m.color, m.mv, i + 1)?;
+            moves.push(m.mv);
+            positions.push(position);
+        }
+        Ok((moves, positions))
+    }
+
     /// Appends a move of the side to move (after the forced pass, written out as
     /// `PA`, when that side has no move) and returns the position after it. The
     /// record is unchanged when the move is not legal.
@@ -704,9 +727,16 @@ mod tests {
         let white = g.clock(Color::White).unwrap().unwrap();
         assert_eq!(white.grace, Duration::from_secs(10));
         assert_eq!(white.to_string(), "2:30/0:00/0:10");
-        // Black must pass; the record leaves the pass out.
+        // Black must pass; the record leaves the pass out, the replay puts
+        // it in, a position before each move and after the last.
         let end = g.position().unwrap();
         assert!(end.is_over());
+        let (moves, positions) = g.replay().unwrap();
+        assert_eq!(moves, [Move::Pass, "h8".parse().unwrap()]);
+        assert_eq!(positions.len(), 3);
+        assert_eq!((positions[0], positions[2]), (g.start, end));
+        assert_eq!(positions[1].to_move(), Color::White);
+        assert_eq!(g.positions().unwrap().last(), Some(&end));
         assert_eq!(
             text.parse::<GgfGame>()
                 .unwrap()

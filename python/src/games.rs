@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
-use orca::game::{AnyMove, AnyPosition, Variant};
+use orca::game::{AnyPosition, Variant};
 use orca::ggf::GgfGame;
 use orca::wthor;
 
@@ -81,37 +81,18 @@ impl Game {
 
 /// A GGF record as a game, its forced passes put in.
 fn from_ggf(record: &GgfGame, number: usize) -> PyResult<Game> {
-    let positions = record
-        .positions()
+    let (moves, positions) = record
+        .replay()
         .map_err(|e| PyValueError::new_err(format!("GGF game {number}: {e}")))?;
-    // The replay puts in the passes a record leaves out: the moves are
-    // read back off the positions.
-    let mut moves = Vec::new();
-    let mut all = vec![record.start];
-    let mut position = record.start;
-    for m in &record.moves {
-        let mv = AnyMove::Othello(m.mv);
-        if position.must_pass() && !mv.is_pass() {
-            position = position.play(AnyMove::PASS).expect("a forced pass plays");
-            moves.push("pass".to_string());
-            all.push(position);
-        }
-        position = position
-            .play(mv)
-            .ok_or_else(|| PyValueError::new_err(format!("GGF game {number}: {mv} is illegal")))?;
-        moves.push(mv.to_string());
-        all.push(position);
-    }
-    debug_assert_eq!(positions.last(), all.last());
     Ok(Game {
         start: Position::new_from(record.start),
-        moves,
+        moves: moves.iter().map(ToString::to_string).collect(),
         properties: record.properties.iter().cloned().collect(),
         tournament: None,
         black_player: None,
         white_player: None,
         theoretical_score: None,
-        positions: all,
+        positions,
     })
 }
 

@@ -44,30 +44,14 @@ pub const SELFPLAY_SOLVE_EMPTIES: u32 = 12;
 /// Everything `orca train gen` needs.
 #[derive(Clone, Debug)]
 pub struct GenConfig {
-    /// Standard or reversed Othello.
-    pub variant: Variant,
+    /// How positions are made and labelled.
+    pub label: LabelSettings,
     /// This shard, from 0...
     pub shard: u32,
     /// ...out of this many.
     pub shards: u32,
     /// Stop once the shard holds at least this many positions.
     pub positions: usize,
-    /// Seed of every random choice.
-    pub seed: u64,
-    /// Solve exactly the positions with at most this many empty squares.
-    pub exact_empties: u32,
-    /// Depth of the midgame search labelling the earlier positions.
-    pub depth: u32,
-    /// Self-play: random opening moves, at least...
-    pub random_min: u32,
-    /// ...and at most.
-    pub random_max: u32,
-    /// Self-play: search depth of the other moves.
-    pub play_depth: u32,
-    /// WTHOR files (standard Othello), drawn from for `wthor_share` percent of the games.
-    pub wthor: Option<PathBuf>,
-    /// Percent of the games taken from WTHOR.
-    pub wthor_share: u8,
     /// The weights every search evaluates with.
     pub weights: Arc<Weights>,
     /// Worker threads (the file does not depend on it).
@@ -108,22 +92,17 @@ impl LabelSettings {
         threads: usize,
     ) -> GenConfig {
         GenConfig {
-            variant: self.variant,
+            label: LabelSettings {
+                wthor_share: if self.wthor.is_some() {
+                    self.wthor_share
+                } else {
+                    0
+                },
+                ..self.clone()
+            },
             shard,
             shards,
             positions,
-            seed: self.seed,
-            exact_empties: self.exact_empties,
-            depth: self.depth,
-            random_min: self.random_min,
-            random_max: self.random_max,
-            play_depth: self.play_depth,
-            wthor_share: if self.wthor.is_some() {
-                self.wthor_share
-            } else {
-                0
-            },
-            wthor: self.wthor.clone(),
             weights,
             threads,
         }
@@ -136,16 +115,16 @@ impl GenConfig {
         let bytes = self.weights.to_bytes();
         let sum = bytes[bytes.len() - 8..].try_into().expect("8 bytes");
         ShardSettings {
-            variant: self.variant,
-            exact_empties: self.exact_empties as u8,
-            depth: self.depth as u8,
+            variant: self.label.variant,
+            exact_empties: self.label.exact_empties as u8,
+            depth: self.label.depth as u8,
             selectivity: Selectivity::DEFAULT.percent(),
-            random_min: self.random_min as u8,
-            random_max: self.random_max as u8,
-            play_depth: self.play_depth as u8,
-            wthor_share: self.wthor_share,
+            random_min: self.label.random_min as u8,
+            random_max: self.label.random_max as u8,
+            play_depth: self.label.play_depth as u8,
+            wthor_share: self.label.wthor_share,
             label_weights: u64::from_le_bytes(sum),
-            seed: self.seed,
+            seed: self.label.seed,
             shard: self.shard,
             shards: self.shards,
         }
@@ -153,25 +132,31 @@ impl GenConfig {
 
     fn check(&self) -> Result<(), GenError> {
         let bad = |m: &str| Err(GenError::Config(m.to_string()));
-        if self.variant == Variant::TicTacToe {
+        if self.label.variant == Variant::TicTacToe {
             return bad("only the Othello variants have positions to label");
         }
-        if self.weights.variant != self.variant {
+        if self.weights.variant != self.label.variant {
             return bad("the labelling weights are for the other variant");
         }
         if self.shards == 0 || self.shard >= self.shards {
             return bad("--shard i/n needs 0 <= i < n");
         }
-        if self.random_min > self.random_max || self.random_max > 60 {
+        if self.label.random_min > self.label.random_max || self.label.random_max > 60 {
             return bad("the random opening moves need min <= max <= 60");
         }
-        if self.exact_empties > 30 || self.depth == 0 || self.depth > 30 || self.play_depth > 30 {
+        if self.label.exact_empties > 30
+            || self.label.depth == 0
+            || self.label.depth > 30
+            || self.label.play_depth > 30
+        {
             return bad("the exact horizon and the depths go up to 30 (a depth from 1)");
         }
-        if self.wthor_share > 100 {
+        if self.label.wthor_share > 100 {
             return bad("the WTHOR share is a percentage");
         }
-        if self.wthor_share > 0 && (self.wthor.is_none() || self.variant != Variant::Othello) {
+        if self.label.wthor_share > 0
+            && (self.label.wthor.is_none() || self.label.variant != Variant::Othello)
+        {
             return bad("WTHOR games need --wthor and standard Othello");
         }
         Ok(())
@@ -261,7 +246,12 @@ struct Records {
 
 impl Records {
     fn load(config: &GenConfig) -> Result<Option<Records>, GenError> {
-        let Some(dir) = config.wthor.as_ref().filter(|_| config.wthor_share > 0) else {
+        let Some(dir) = config
+            .label
+            .wthor
+            .as_ref()
+            .filter(|_| config.label.wthor_share > 0)
+        else {
             return Ok(None);
         };
         let mut games = Vec::new();
@@ -269,7 +259,7 @@ impl Records {
             games.extend(wthor::read(&path).map_err(GenError::Wthor)?.games);
         }
         let mut order: Vec<u32> = (0..games.len() as u32).collect();
-        let mut rng = Rng::new(mix(config.seed, 0x0057_5448_4F52, 0));
+        let mut rng = Rng::new(mix(config.label.seed, 0x0057_5448_4F52, 0));
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i as u64 + 1) as usize);
         }
@@ -288,7 +278,7 @@ fn game_of(
 ) -> (Source, u32, Vec<Board>) {
     if let Some(r) = records
         && (g as usize) < r.order.len()
-        && mix(config.seed, g, 1) % 100 < u64::from(config.wthor_share)
+        && mix(config.label.seed, g, 1) % 100 < u64::from(config.label.wthor_share)
     {
         let index = r.order[g as usize];
         // A record that breaks the rules gives no positions.
@@ -307,11 +297,11 @@ fn game_of(
     }
     let line = LineConfig {
         exact_empties: SELFPLAY_SOLVE_EMPTIES,
-        random_min: config.random_min,
-        random_max: config.random_max,
-        depth: config.play_depth.max(1),
+        random_min: config.label.random_min,
+        random_max: config.label.random_max,
+        depth: config.label.play_depth.max(1),
     };
-    let mut rng = Rng::new(mix(config.seed, g, 2));
+    let mut rng = Rng::new(mix(config.label.seed, g, 2));
     let line = match evals {
         Evals::Reversed(eval) => self_play::<true, _>(eval, &mut rng, &line, tt),
         Evals::Othello(eval) => self_play::<false, _>(eval, &mut rng, &line, tt),
@@ -547,7 +537,7 @@ pub fn run(
     }
     let records = Records::load(config)?;
     let weights = Arc::clone(&config.weights);
-    let evals = if config.variant == Variant::Reversed {
+    let evals = if config.label.variant == Variant::Reversed {
         Evals::Reversed(TrainedEval::new(weights))
     } else {
         Evals::Othello(TrainedEval::new(weights))
@@ -577,7 +567,7 @@ pub fn run(
             })
             .collect();
         let labelled = parallel(&fresh, &mut tables, &|boards, tt| {
-            let (exact, depth) = (config.exact_empties, config.depth);
+            let (exact, depth) = (config.label.exact_empties, config.label.depth);
             match &evals {
                 Evals::Reversed(eval) => label::<true>(boards, eval, exact, depth, tt),
                 Evals::Othello(eval) => label::<false>(boards, eval, exact, depth, tt),
@@ -632,18 +622,20 @@ mod tests {
     /// A small, fast configuration.
     fn config(variant: Variant) -> GenConfig {
         GenConfig {
-            variant,
+            label: LabelSettings {
+                variant,
+                seed: 3,
+                exact_empties: 10,
+                depth: 6,
+                random_min: 4,
+                random_max: 20,
+                play_depth: 2,
+                wthor: None,
+                wthor_share: 0,
+            },
             shard: 0,
             shards: 1,
             positions: 100,
-            seed: 3,
-            exact_empties: 10,
-            depth: 6,
-            random_min: 4,
-            random_max: 20,
-            play_depth: 2,
-            wthor: None,
-            wthor_share: 0,
             weights: Weights::builtin(variant).unwrap(),
             threads: 1,
         }
@@ -795,10 +787,10 @@ mod tests {
             }
         }
         // Other settings, or a damaged file, are refused, the file untouched.
-        c.seed = 4;
+        c.label.seed = 4;
         let e = run(&c, &resumed, &mut |_| {}).unwrap_err();
         assert!(e.to_string().contains("seed 3 in the file, 4 asked"), "{e}");
-        c.seed = 3;
+        c.label.seed = 3;
         let mut damaged = bytes.clone();
         damaged[100] ^= 1;
         std::fs::write(&resumed, &damaged).unwrap();

@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -72,28 +73,37 @@ enum Reply {
     Stream(UnboundedReceiver<Message>, Duration),
 }
 
-/// The server's routes: one handler for every request.
+/// The server's routes: one handler for every request, its body at most
+/// [`MAX_BODY`] bytes.
 pub fn router(web: Arc<Web>) -> Router {
-    Router::new().fallback(handle).with_state(web)
+    Router::new()
+        .fallback(handle)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(web)
 }
 
 /// Answers one request.
-async fn handle(State(web): State<Arc<Web>>, method: Method, uri: Uri, body: Body) -> Response {
+async fn handle(
+    State(web): State<Arc<Web>>,
+    method: Method,
+    uri: Uri,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     let path = uri.path().to_string();
-    let reply = match axum::body::to_bytes(body, MAX_BODY).await {
+    let reply = match body {
         Ok(bytes) => {
             let (method, path) = (method.clone(), path.clone());
             tokio::task::spawn_blocking(move || route(&web, &method, &path, &bytes))
                 .await
                 .unwrap_or_else(|e| Err(Refusal::new(500, format!("the request failed: {e}"))))
         }
-        Err(e) if is_too_long(&e) => Err(Refusal::new(
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(Refusal::new(
             413,
             format!("the body is over {MAX_BODY} bytes"),
         )),
         Err(e) => Err(Refusal::new(
             400,
-            format!("the body could not be read: {e}"),
+            format!("the body could not be read: {}", e.body_text()),
         )),
     };
     match reply {
@@ -103,18 +113,6 @@ async fn handle(State(web): State<Arc<Web>>, method: Method, uri: Uri, body: Bod
             json_response(status, to_json(&view::Error { error: why }))
         }
     }
-}
-
-/// Whether reading a body failed on its length.
-fn is_too_long(e: &axum::Error) -> bool {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
-    while let Some(error) = source {
-        if error.to_string().contains("length limit") {
-            return true;
-        }
-        source = error.source();
-    }
-    false
 }
 
 fn respond(reply: Reply) -> Response {
