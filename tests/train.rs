@@ -1,5 +1,6 @@
 //! `orca train` in miniature, and the weights it writes.
 
+use std::path::Path;
 use std::process::Command;
 
 use orca::eval::trained::Weights;
@@ -346,6 +347,22 @@ fn a_self_play_database_is_measured_and_fitted() {
     assert!(out.contains("of 6 games"), "{out}");
     assert!(out.contains("outcome MAE"), "{out}");
     assert!(measured(&out) > 6 * 10, "{out}");
+    // The games kept the search's values: the final score against them,
+    // no difference at all from the solve point (8 empties) on.
+    assert!(
+        out.contains("held-out positions with the search's values"),
+        "{out}"
+    );
+    let (_, values) = out.split_once("with the search's values").unwrap();
+    let solved = values
+        .lines()
+        .find(|l| l.trim_start().starts_with("1 |   4-7"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(
+        solved.split('|').nth(3).map(str::trim),
+        Some("0.00"),
+        "{out}"
+    );
     // The first games only, as a fit on a growing database reads them.
     let (code, out, err) = orca(&[
         "train",
@@ -387,6 +404,36 @@ fn a_self_play_database_is_measured_and_fitted() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("new MAE | baseline MAE"), "{out}");
     assert_eq!(Weights::load(&weights).unwrap().variant, Variant::Reversed);
+    // Labels half from the search's values make other weights than the
+    // final scores alone; a share past 1 is refused.
+    let fit_with = |share: &str, out: &Path| {
+        let out = out.to_str().unwrap();
+        orca(&[
+            "train",
+            "fit",
+            "--database",
+            db,
+            "--epochs",
+            "3",
+            "--value-weight",
+            share,
+            "--out",
+            out,
+        ])
+    };
+    let (outcomes, blended) = (
+        tmp.path().join("outcomes.bin"),
+        tmp.path().join("blended.bin"),
+    );
+    assert_eq!(fit_with("0", &outcomes).0, 0);
+    assert_eq!(fit_with("0.5", &blended).0, 0);
+    assert_ne!(
+        Weights::load(&blended).unwrap(),
+        Weights::load(&outcomes).unwrap()
+    );
+    let (code, _, err) = fit_with("1.5", &blended);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--value-weight"), "{err}");
     // Standard Othello's WTHOR games do not mix with reversed games.
     let (code, _, err) = orca(&[
         "train",

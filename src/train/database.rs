@@ -752,11 +752,10 @@ impl DatabaseGame {
 }
 
 impl DatabaseGame {
-    /// [`Self::labelled`] with each label a blend: `value_weight` of the
-    /// search's value of the position where the game has one, the rest the
-    /// final score (the final score alone where it has none, and at
-    /// positions whose side to move passes).
-    pub fn blended(&self, value_weight: f32) -> Vec<(Board, f32, bool)> {
+    /// [`Self::labelled`] with the search's value of each position beside
+    /// its label, where the game has values (none at positions whose side
+    /// to move passes: it made no placement).
+    pub fn valued(&self) -> Vec<(Board, i32, bool, Option<i32>)> {
         self.labelled()
             .into_iter()
             .map(|(board, outcome, exact)| {
@@ -765,8 +764,20 @@ impl DatabaseGame {
                     .filter(|_| board.moves() != 0)
                     .map(|values| values[60 - board.empties() as usize])
                     .filter(|&v| v != NO_VALUE);
+                (board, outcome, exact, value.map(i32::from))
+            })
+            .collect()
+    }
+
+    /// [`Self::labelled`] with each label a blend: `value_weight` of the
+    /// search's value of the position where the game has one, the rest the
+    /// final score (the final score alone where it has none).
+    pub fn blended(&self, value_weight: f32) -> Vec<(Board, f32, bool)> {
+        self.valued()
+            .into_iter()
+            .map(|(board, outcome, exact, value)| {
                 let label = match value {
-                    Some(v) => (1.0 - value_weight) * outcome as f32 + value_weight * f32::from(v),
+                    Some(v) => (1.0 - value_weight) * outcome as f32 + value_weight * v as f32,
                     None => outcome as f32,
                 };
                 (board, label, exact)

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use orca::eval::trained::{STAGES, Weights};
+use orca::eval::trained::{STAGES, Weights, stage};
 use orca::game::{Board, Variant};
 use orca::score::Score;
 use orca::train::database::DatabaseGame;
@@ -337,6 +337,42 @@ pub(super) fn run_fit(args: &FitArgs) -> i32 {
     }
 }
 
+/// Where held-out database games kept the search's values: how far the
+/// final score is from the value, and the weights from each, a row a stage.
+fn values_table(weights: &Weights, games: &[&DatabaseGame]) {
+    let mut sums = vec![(0usize, 0f64, 0f64, 0f64); STAGES];
+    for game in games {
+        for (board, outcome, _, value) in game.valued() {
+            let Some(value) = value else { continue };
+            let eval = Score::from_centi(weights.evaluate(&board)).discs();
+            let row = &mut sums[stage(board.empties())];
+            row.0 += 1;
+            row.1 += f64::from((outcome - value).abs());
+            row.2 += (eval - f64::from(outcome)).abs();
+            row.3 += (eval - f64::from(value)).abs();
+        }
+    }
+    let valued: usize = sums.iter().map(|r| r.0).sum();
+    if valued == 0 {
+        return;
+    }
+    println!("{valued} held-out positions with the search's values (mean differences, discs)");
+    println!("stage | empties | positions | outcome-value | weights-outcome | weights-value");
+    for (st, &(n, ov, wo, wv)) in sums.iter().enumerate().filter(|(_, r)| r.0 > 0) {
+        let mean = |x: f64| x / n as f64;
+        println!(
+            "{:>5} | {:>3}-{:<3} | {:>9} | {:>13.2} | {:>15.2} | {:>13.2}",
+            st,
+            st * 4,
+            st * 4 + 3,
+            n,
+            mean(ov),
+            mean(wo),
+            mean(wv)
+        );
+    }
+}
+
 /// `orca train measure`.
 pub(super) fn run_measure(args: &MeasureArgs) -> i32 {
     let Data {
@@ -423,6 +459,7 @@ pub(super) fn run_measure(args: &MeasureArgs) -> i32 {
         s.0,
         mae(s)
     );
+    values_table(&weights, &held_out);
     // A value off by a factor errs without changing which move is best: the
     // least-squares slope of the labels on the values tells scale from noise.
     let (mut ee, mut et) = (0f64, 0f64);
