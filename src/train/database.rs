@@ -318,8 +318,11 @@ pub fn play<const R: bool>(
                 &mut |_| {},
             );
             search_time += started.elapsed();
-            let score = found.last.as_ref().map_or(0, |it| it.score.rounded_discs());
-            values.push(value_of(score));
+            let value = found
+                .last
+                .as_ref()
+                .map(|it| value_of(it.score.rounded_discs()));
+            values.push(value.unwrap_or(NO_VALUE));
             found.best_move.expect("a running game has a best move")
         };
         if let Move::Play(square) = mv {
