@@ -662,9 +662,7 @@ pub fn run(
                 Evals::Reversed(eval) => play::<true>(&set, eval, g, tt),
             });
             let mut bytes = Vec::with_capacity(games.len() * GAME_BYTES);
-            let mut value_bytes = Vec::with_capacity(games.len() * VALUE_BYTES);
             for game in &games {
-                value_bytes.extend_from_slice(&game.value_bytes());
                 let record = game.record(set.depth).to_bytes().expect("at most 60 moves");
                 bytes.extend_from_slice(&record);
                 report.moves += game.squares.len() as u64;
@@ -675,6 +673,7 @@ pub fn run(
             // Values, records, then the count: a stop between them leaves
             // values and records that the next run drops and plays again.
             if let Some(file) = &mut values {
+                let value_bytes: Vec<u8> = games.iter().flat_map(PlayedGame::value_bytes).collect();
                 file.write_all(&value_bytes)
                     .map_err(|e| SelfPlayError::Io(values_path(&path), e))?;
             }
@@ -752,9 +751,7 @@ impl DatabaseGame {
             })
             .collect()
     }
-}
 
-impl DatabaseGame {
     /// [`Self::labelled`] with the search's value of each position beside
     /// its label, where the game has values (none at positions whose side
     /// to move passes: it made no placement).

@@ -337,20 +337,19 @@ pub(super) fn run_fit(args: &FitArgs) -> i32 {
     }
 }
 
-/// Where held-out database games kept the search's values: how far the
-/// final score is from the value, and the weights from each, a row a stage.
-fn values_table(weights: &Weights, games: &[&DatabaseGame]) {
+/// Where held-out database positions ([`DatabaseGame::valued`]) have the
+/// search's values: how far the final score is from the value, and the
+/// weights from each, a row a stage.
+fn values_table(weights: &Weights, positions: &[(Board, i32, bool, Option<i32>)]) {
     let mut sums = vec![(0usize, 0f64, 0f64, 0f64); STAGES];
-    for game in games {
-        for (board, outcome, _, value) in game.valued() {
-            let Some(value) = value else { continue };
-            let eval = Score::from_centi(weights.evaluate(&board)).discs();
-            let row = &mut sums[stage(board.empties())];
-            row.0 += 1;
-            row.1 += f64::from((outcome - value).abs());
-            row.2 += (eval - f64::from(outcome)).abs();
-            row.3 += (eval - f64::from(value)).abs();
-        }
+    for &(board, outcome, _, value) in positions {
+        let Some(value) = value else { continue };
+        let eval = Score::from_centi(weights.evaluate(&board)).discs();
+        let row = &mut sums[stage(board.empties())];
+        row.0 += 1;
+        row.1 += f64::from((outcome - value).abs());
+        row.2 += (eval - f64::from(outcome)).abs();
+        row.3 += (eval - f64::from(value)).abs();
     }
     let valued: usize = sums.iter().map(|r| r.0).sum();
     if valued == 0 {
@@ -408,13 +407,13 @@ pub(super) fn run_measure(args: &MeasureArgs) -> i32 {
         .iter()
         .filter(|g| g.held_out(args.test_every))
         .collect();
-    for game in &held_out {
-        records.extend(
-            game.labelled()
-                .into_iter()
-                .map(|(b, target, exact)| (b, f64::from(target), exact)),
-        );
-    }
+    // Each held-out game replayed once: its positions, labels and values.
+    let valued: Vec<_> = held_out.iter().flat_map(|g| g.valued()).collect();
+    records.extend(
+        valued
+            .iter()
+            .map(|&(b, target, exact, _)| (b, f64::from(target), exact)),
+    );
     let (games_count, other) = if blocks.is_empty() {
         (held_out.len(), "outcome")
     } else {
@@ -459,7 +458,7 @@ pub(super) fn run_measure(args: &MeasureArgs) -> i32 {
         s.0,
         mae(s)
     );
-    values_table(&weights, &held_out);
+    values_table(&weights, &valued);
     // A value off by a factor errs without changing which move is best: the
     // least-squares slope of the labels on the values tells scale from noise.
     let (mut ee, mut et) = (0f64, 0f64);
