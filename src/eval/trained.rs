@@ -32,10 +32,20 @@ const MAX_MOBILITY: usize = 32;
 /// Features per position: pattern instances plus two mobilities, parity, bias.
 pub const MAX_FEATURES: usize = 64;
 
+/// Empty squares a stage spans.
+const STAGE_EMPTIES: usize = 4;
+
 /// The stage of a position with `empties` empty squares.
 #[inline]
 pub fn stage(empties: u32) -> usize {
-    (empties as usize / 4).min(STAGES - 1)
+    (empties as usize / STAGE_EMPTIES).min(STAGES - 1)
+}
+
+/// The first and last empty-square counts of `stage`, as reports name it
+/// (the last stage also holds the start position's 60).
+pub fn stage_empties(stage: usize) -> (usize, usize) {
+    let first = stage * STAGE_EMPTIES;
+    (first, first + STAGE_EMPTIES - 1)
 }
 
 /// Where each feature's weight lives in a stage's weight vector.
@@ -584,6 +594,20 @@ mod tests {
                 assert_eq!(expanded.raw_indexed_with(avx512, &board, &indices), fast.1);
             }
         }
+    }
+
+    /// The empties a report names for a stage are those [`stage`] puts in it.
+    #[test]
+    fn stage_names_match_the_stages() {
+        for st in 0..STAGES {
+            let (first, last) = stage_empties(st);
+            assert_eq!(stage(first as u32), st);
+            assert_eq!(stage(last as u32), st);
+            if st + 1 < STAGES {
+                assert_eq!(stage(last as u32 + 1), st + 1);
+            }
+        }
+        assert_eq!(stage(60), STAGES - 1);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::database::{self, DatabaseGame};
 use super::fit::Sample;
 use super::shard::Block;
 use super::{Progress, TrainConfig, TrainError, TrainReport, generate};
-use crate::eval::trained::{STAGES, Weights, stage};
+use crate::eval::trained::{STAGES, Weights, stage, stage_empties};
 use crate::game::{Board, Variant};
 use crate::score::Score;
 
@@ -403,15 +403,10 @@ pub fn report_text(report: &TrainReport) -> String {
         report.lines, report.samples, report.exact, report.data_seconds, report.fit_seconds
     );
     for r in &report.stages {
+        let (first, last) = stage_empties(r.stage);
         text += &format!(
             "{:>5} | {:>3}-{:<3} | {:>10} | {:>9} | {:>9.2} | {:>8.2}\n",
-            r.stage,
-            r.stage * 4,
-            r.stage * 4 + 3,
-            r.train_samples,
-            r.test_samples,
-            r.train_mae,
-            r.test_mae
+            r.stage, first, last, r.train_samples, r.test_samples, r.train_mae, r.test_mae
         );
     }
     text
@@ -432,11 +427,12 @@ fn held_out_table(
          stage | empties | positions | new MAE | baseline MAE\n",
     );
     for st in 0..STAGES {
+        let (first, last) = stage_empties(st);
         table += &format!(
             "{:>5} | {:>3}-{:<3} | {:>9} | {:>7} | {:>12}\n",
             st,
-            st * 4,
-            st * 4 + 3,
+            first,
+            last,
             fitted[st].0,
             mae(fitted[st]),
             mae(base[st])

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use orca::eval::trained::{STAGES, Weights, stage};
+use orca::eval::trained::{STAGES, Weights, stage, stage_empties};
 use orca::game::{Board, Variant};
 use orca::score::Score;
 use orca::train::database::DatabaseGame;
@@ -236,8 +236,8 @@ pub(super) fn fit_progress() -> impl FnMut(Progress) + Send {
         Progress::Stage(r, seconds) => eprintln!(
             "fitted stage {:>2} ({:>2}-{:>2} empties): {} samples, test error {:.2} discs, {seconds:.1} s",
             r.stage,
-            r.stage * 4,
-            r.stage * 4 + 3,
+            stage_empties(r.stage).0,
+            stage_empties(r.stage).1,
             r.train_samples,
             r.test_mae
         ),
@@ -359,11 +359,12 @@ fn values_table(weights: &Weights, positions: &[(Board, i32, bool, Option<i32>)]
     println!("stage | empties | positions | outcome-value | weights-outcome | weights-value");
     for (st, &(n, ov, wo, wv)) in sums.iter().enumerate().filter(|(_, r)| r.0 > 0) {
         let mean = |x: f64| x / n as f64;
+        let (first, last) = stage_empties(st);
         println!(
             "{:>5} | {:>3}-{:<3} | {:>9} | {:>13.2} | {:>15.2} | {:>13.2}",
             st,
-            st * 4,
-            st * 4 + 3,
+            first,
+            last,
             n,
             mean(ov),
             mean(wo),
@@ -439,11 +440,12 @@ pub(super) fn run_measure(args: &MeasureArgs) -> i32 {
     );
     println!("stage | empties | exact pos | exact MAE | {other:>8} pos | {other:>8} MAE");
     for st in 0..STAGES {
+        let (first, last) = stage_empties(st);
         println!(
             "{:>5} | {:>3}-{:<3} | {:>9} | {:>9} | {:>12} | {:>12}",
             st,
-            st * 4,
-            st * 4 + 3,
+            first,
+            last,
             exact[st].0,
             mae(exact[st]),
             searched[st].0,
