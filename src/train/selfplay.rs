@@ -249,11 +249,9 @@ mod tests {
     }
 
     /// Training's solves (16 empties or fewer), whose move choices make its
-    /// self-play games, search as they did when the committed weights were
-    /// made: their node counts are pinned here. A change to them means
-    /// `orca train` no longer makes those weights, and they must be made
-    /// again with it (then the counts here follow). The first of each pair
-    /// orders moves with the built-in weights and follows them too.
+    /// self-play games, search as they did when these counts were pinned:
+    /// a change to them changes what `orca train` makes. The first of each
+    /// pair orders moves with the built-in weights and changes with them.
     #[test]
     fn solves_search_as_when_the_weights_were_made() {
         let text = include_str!("../../data/obf/fforum-1-19.obf");
