@@ -1210,3 +1210,270 @@ fn readings_the_protocol_document_states() {
     let lines = e.until("bestmove");
     assert!(lines.iter().any(|l| l.contains(" exact ")), "{lines:?}");
 }
+
+/// A `go` (or `setoption`, `uginewgame`, `perft`) sent right after `stop`
+/// waits for the stopped search's `bestmove` and is then served: 10,000
+/// `go infinite`/`stop` pairs written at once give 10,000 `bestmove`s and
+/// no error (before, 18 of them, and 9,982 refusals).
+#[test]
+fn a_go_after_stop_is_never_lost() {
+    let mut e = Orca::ugi();
+    let pairs = 10_000;
+    e.send_bytes("go infinite\nstop\n".repeat(pairs).as_bytes());
+    let lines = e.sync();
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert!(errors.is_empty(), "{:?}", &errors[..errors.len().min(5)]);
+    let answers = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(answers, pairs);
+}
+
+/// The ponder miss a GUI sends (`go ponder`, `stop`, `position`, `go` with
+/// the clock) gets both answers, in order: the ponder search's for its
+/// position, then the real one's for the new position. Options, a new game
+/// and perft right after `stop` are taken the same way.
+#[test]
+fn a_ponder_miss_gets_its_real_bestmove() {
+    let mut e = Orca::ugi();
+    e.send("setoption name OwnBook value false");
+    let after_f5 = AnyPosition::start(Variant::Othello)
+        .play_line(["f5"])
+        .unwrap();
+    let after_f5_d6 = after_f5.play_line(["d6"]).unwrap();
+    for _ in 0..20 {
+        e.send_bytes(
+            b"position startpos moves f5\ngo ponder p1time 5000 p2time 5000\nstop\n\
+              position startpos moves f5 d6\ngo p1time 5000 p2time 5000 depth 3\n",
+        );
+        let first = e.wait_for("bestmove").1;
+        let second = e.wait_for("bestmove").1;
+        let mv = |line: &str| line.split_whitespace().nth(1).unwrap().to_string();
+        assert!(after_f5.legal_move_names().contains(&mv(&first)), "{first}");
+        assert!(
+            after_f5_d6.legal_move_names().contains(&mv(&second)),
+            "{second}"
+        );
+    }
+    e.send_bytes(b"go infinite\nstop\nsetoption name MultiPV value 2\ngo depth 3\n");
+    let lines = e.until("bestmove");
+    let lines = [lines, e.until("bestmove")].concat();
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info multipv 2 ")),
+        "{lines:?}"
+    );
+    e.send_bytes(
+        b"go infinite\nstop\nsetoption name Hash value 2\nuginewgame\ngo infinite\nstop\nperft 2\n",
+    );
+    let lines = [
+        e.until("bestmove"),
+        e.until("bestmove"),
+        e.until("info string perft total"),
+    ]
+    .concat();
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    assert!(lines.last().unwrap().ends_with("total 16"), "{lines:?}");
+}
+
+/// The depth and `time` of the last `info depth` line of `lines`.
+fn last_depth(lines: &[String]) -> (u32, u64) {
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info: {lines:?}"));
+    let field = |name: &str| {
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == name).unwrap();
+        words[at + 1].parse::<u64>().unwrap()
+    };
+    (field("depth") as u32, field("time"))
+}
+
+/// A new game costs its first move nothing, whatever the table's size:
+/// with a 1 GB table, `uginewgame` then `go movetime 50` still searches
+/// the move (before, the table was cleared, and first faulted in, inside
+/// the move's time: 3.8 s for the first answer and depth 1 for the next).
+/// Nothing here depends on how fast the machine is but that 40 ms of a
+/// busy core reach depth 4.
+#[test]
+fn a_new_game_costs_its_first_move_nothing() {
+    let mut e = Orca::ugi();
+    e.send("setoption name OwnBook value false");
+    e.send("setoption name Hash value 1024");
+    assert_eq!(e.sync(), Vec::<String>::new());
+    for _ in 0..3 {
+        e.send("uginewgame");
+        e.send("position startpos moves f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c6");
+        let sent = Instant::now();
+        e.send("go movetime 50");
+        let lines = e.until("bestmove");
+        let took = sent.elapsed();
+        let (depth, _) = last_depth(&lines);
+        assert!(depth >= 4, "depth {depth} after {took:?}: {lines:?}");
+        assert!(took < Duration::from_millis(50 + 5000), "{took:?}");
+    }
+}
+
+/// At every level the last `info` before `bestmove` is the move played:
+/// its `pv` starts with it, and its score is the one that move's line had
+/// in the same iteration (before, a level showed its best line, not the
+/// one it chose). At a level the lines are `info multipv`; the played move's
+/// line is then the last `info depth` one.
+#[test]
+fn the_last_info_is_the_move_played_at_every_level() {
+    let mut e = Orca::ugi();
+    e.send("setoption name OwnBook value false");
+    for level in 1..=20 {
+        e.send(&format!("setoption name Level value {level}"));
+        for moves in ["f5 d6 c3 d3 c4 f4", "f5 f6 e6 f4 g5 d6 e3"] {
+            for _ in 0..3 {
+                e.send(&format!("position startpos moves {moves}"));
+                e.send("go depth 6");
+                let lines = e.until("bestmove");
+                let best = lines
+                    .last()
+                    .unwrap()
+                    .split_whitespace()
+                    .nth(1)
+                    .unwrap()
+                    .to_string();
+                let last = lines[..lines.len() - 1]
+                    .iter()
+                    .rev()
+                    .find(|l| l.starts_with("info depth") || l.starts_with("info multipv"))
+                    .unwrap_or_else(|| panic!("level {level}: {lines:?}"));
+                let words: Vec<&str> = last.split_whitespace().collect();
+                let pv = words.iter().position(|w| *w == "pv").unwrap();
+                assert_eq!(words[pv + 1], best, "level {level}: {lines:?}");
+                if level == 20 {
+                    continue;
+                }
+                assert!(last.starts_with("info depth"), "level {level}: {lines:?}");
+                let score = |line: &str| {
+                    let w: Vec<&str> = line.split_whitespace().collect();
+                    let at = w.iter().position(|x| *x == "disc").unwrap();
+                    (
+                        w[at + 1].to_string(),
+                        w[w.iter().position(|x| *x == "depth").unwrap() + 1].to_string(),
+                    )
+                };
+                let own = lines
+                    .iter()
+                    .rev()
+                    .find(|l| l.starts_with("info multipv") && l.contains(&format!(" pv {best}")))
+                    .unwrap_or_else(|| panic!("level {level}: no line of {best}: {lines:?}"));
+                assert_eq!(score(last), score(own), "level {level}: {lines:?}");
+            }
+        }
+    }
+}
+
+/// `go searchmoves` is analysis even when no move follows: never answered
+/// from the book.
+#[test]
+fn go_searchmoves_with_no_move_is_searched() {
+    let mut e = Orca::ugi();
+    e.send("position startpos");
+    e.send("go searchmoves depth 3");
+    let lines = e.until("bestmove");
+    assert!(lines.iter().all(|l| !l.contains("book")), "{lines:?}");
+    assert_eq!(last_depth(&lines).0, 3, "{lines:?}");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string book")),
+        "{lines:?}"
+    );
+}
+
+/// `perft` at the end of input runs to its depth and gives its total, as a
+/// bounded search does.
+#[test]
+fn perft_at_the_end_of_input_runs_to_its_depth() {
+    let mut e = Orca::ugi();
+    e.send("perft 5");
+    e.close_stdin();
+    let lines = e.until("info string perft total");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string perft depth 5 leaves 1396 ")),
+        "{lines:?}"
+    );
+    assert!(lines.last().unwrap().ends_with("total 1712"), "{lines:?}");
+    assert_eq!(e.wait_exit(PATIENCE), Some(0));
+}
+
+/// The CPU seconds process `pid` has used.
+#[cfg(target_os = "linux")]
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after_name = stat.rsplit_once(')').unwrap().1;
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    ticks / 100.0
+}
+
+/// When nobody reads stdout any more, an `infinite` search is stopped (its
+/// answer could reach nobody) instead of running until `quit`; the session
+/// goes on reading its input. Seen by the process's CPU time, which stops
+/// growing: a search uses a core, an idle engine nothing.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_stdout_stops_the_search() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_orca"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"ugi\nposition startpos\ngo infinite\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let pid = child.id();
+    let deadline = Instant::now() + PATIENCE;
+    let idle = loop {
+        let before = cpu_seconds(pid);
+        std::thread::sleep(Duration::from_secs(1));
+        let used = cpu_seconds(pid) - before;
+        if used < 0.2 {
+            break true;
+        }
+        if Instant::now() > deadline {
+            break false;
+        }
+    };
+    assert!(idle, "the search still runs");
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+/// Under a memory limit (`ulimit -v`), a `Hash` beyond it is refused when
+/// it is set, with one line, and the old table stays: the engine searches on.
+#[cfg(unix)]
+#[test]
+fn a_hash_beyond_the_memory_limit_is_refused_when_set() {
+    let mut e = Orca::start_after("ulimit -v 3000000", &[]);
+    e.send("setoption name Hash value 8192");
+    let lines = e.sync();
+    assert_eq!(
+        lines,
+        [
+            "info string error: setoption: cannot allocate a 8192 MB transposition table (not enough memory); keeping the 64 MB table"
+        ]
+    );
+    e.send("setoption name Hash value 128");
+    assert_eq!(e.sync(), Vec::<String>::new());
+    e.send("setoption name Hash value 4096");
+    assert!(e.sync()[0].ends_with("keeping the 128 MB table"));
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go depth 6");
+    assert_eq!(last_depth(&e.until("bestmove")).0, 6);
+}

@@ -51,6 +51,18 @@ pub const MAX_HASH_MB: usize = 16 * 1024;
 /// Most search threads the `Threads` option and `--threads` accept.
 pub const MAX_THREADS: usize = 256;
 
+/// A handle that can only stop the engine's running search, for a thread
+/// other than the protocol's (a reporter that finds nobody reading).
+#[derive(Clone)]
+pub struct Stopper(Arc<Shared>);
+
+impl Stopper {
+    /// As [`Engine::stop`].
+    pub fn stop(&self) {
+        self.0.update(State::stop);
+    }
+}
+
 /// A running engine: the handle the protocol thread keeps.
 pub struct Engine {
     jobs: Option<Sender<Job>>,
@@ -132,29 +144,34 @@ impl Engine {
 
     /// Queues a job. Searches and perft mark the engine busy until their final
     /// report; housekeeping jobs (table resize and clear) just run in order, so
-    /// a `go` right after them is accepted. Nothing is queued while busy.
+    /// a `go` right after them is accepted. A job sent after `stop` waits for
+    /// the stopped one's final report (a GUI's ponder miss sends `stop` and
+    /// the real `go` at once); nothing is queued while a search runs on.
     fn submit(&self, job: Job) -> Result<(), Busy> {
         let marks_busy = matches!(job, Job::Go(_) | Job::Perft { .. });
         let (infinite, ponder) = match &job {
             Job::Go(request) => (request.limits.infinite, request.limits.ponder),
             _ => (false, false),
         };
-        self.shared.update(|s| {
-            if s.busy {
-                return Err(Busy);
-            }
-            if marks_busy {
-                *s = State {
-                    busy: true,
-                    pending: s.pending,
-                    infinite,
-                    pondering: ponder,
-                    ..State::default()
-                };
-            }
-            s.pending += 1;
-            Ok(())
-        })?;
+        self.shared.update_when(
+            |s| !s.ending(),
+            |s| {
+                if s.busy {
+                    return Err(Busy);
+                }
+                if marks_busy {
+                    *s = State {
+                        busy: true,
+                        pending: s.pending,
+                        infinite,
+                        pondering: ponder,
+                        ..State::default()
+                    };
+                }
+                s.pending += 1;
+                Ok(())
+            },
+        )?;
         if let Some(jobs) = &self.jobs {
             jobs.send(job)
                 .expect("the search thread outlives the engine handle");
@@ -162,10 +179,13 @@ impl Engine {
         Ok(())
     }
 
-    /// Starts a search; its reports follow through the reporter.
+    /// Starts a search; its reports follow through the reporter. Right
+    /// after [`Engine::stop`] it first waits for the stopped search's final
+    /// report, which comes at once: the two answers come in order.
     ///
     /// # Errors
-    /// [`Busy`] if a search or perft is running; nothing changes then.
+    /// [`Busy`] if a search or perft is running and was not stopped;
+    /// nothing changes then.
     pub fn go(&self, request: GoRequest) -> Result<(), Busy> {
         self.submit(Job::Go(request))
     }
@@ -187,6 +207,7 @@ impl Engine {
     /// [`ResizeError::Busy`] if a search is running, [`ResizeError::Table`]
     /// if the memory is not there; the old table is kept in both cases.
     pub fn set_hash(&self, megabytes: usize) -> Result<(), ResizeError> {
+        self.settle();
         if self.is_busy() {
             return Err(ResizeError::Busy);
         }
@@ -245,6 +266,19 @@ impl Engine {
                 s.stop();
             }
         });
+    }
+
+    /// A handle that stops this engine's searches from any thread.
+    pub fn stopper(&self) -> Stopper {
+        Stopper(Arc::clone(&self.shared))
+    }
+
+    /// Waits until a search or perft that [`Engine::stop`] ended has made
+    /// its final report (at once: a stopped search returns within a few
+    /// thousand nodes), so that the command after a `stop` finds the engine
+    /// idle. Returns at once when nothing was stopped.
+    pub fn settle(&self) {
+        self.shared.wait_until(|s| !s.ending());
     }
 
     /// Whether a ponder search runs that `ponderhit` would turn real.
@@ -520,6 +554,37 @@ mod tests {
         engine.stop();
         engine.wait();
         assert_eq!(dones(&reports).len(), 1);
+    }
+
+    /// A `go` right after `stop` waits for the stopped search's answer and
+    /// is then taken: two searches, two answers, in order.
+    #[test]
+    fn a_go_after_stop_is_taken() {
+        let (engine, reports) = engine();
+        let infinite = GoLimits {
+            infinite: true,
+            ..GoLimits::default()
+        };
+        let start = AnyPosition::start(Variant::Othello);
+        let after = start.play_line(["f5"]).unwrap();
+        for _ in 0..100 {
+            engine.go(request(start, infinite)).unwrap();
+            engine.stop();
+            engine.go(request(after, infinite)).unwrap();
+            engine.stop();
+            engine.set_hash(2).unwrap();
+            engine.new_game().unwrap();
+        }
+        engine.wait();
+        let done = dones(&reports);
+        assert_eq!(done.len(), 200);
+        for (k, d) in done.iter().enumerate() {
+            let BestMove::Move(mv) = d.best else {
+                panic!("{d:?}")
+            };
+            let position = if k % 2 == 0 { start } else { after };
+            assert!(position.play(mv).is_some(), "answer {k}: {mv}");
+        }
     }
 
     #[test]

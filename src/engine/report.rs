@@ -43,6 +43,36 @@ pub(super) fn search_info<M: Copy + Into<AnyMove>>(it: &Iteration<M>) -> SearchI
     }
 }
 
+/// The report of the move a level chose, line `pick` of `info`'s lines:
+/// its score and variation in front, and of the lines as many as were asked
+/// for (`shown`; none for one, a plain search's report), the chosen one
+/// first. So the last report before the answer describes the move played.
+pub(super) fn played_line(info: &SearchInfo, pick: usize, shown: usize) -> SearchInfo {
+    let Some(chosen) = info.lines.get(pick) else {
+        return info.clone();
+    };
+    let lines = if shown > 1 {
+        let others = info
+            .lines
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != pick)
+            .map(|(_, line)| line.clone());
+        std::iter::once(chosen.clone())
+            .chain(others)
+            .take(shown)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Iteration {
+        score: chosen.score,
+        pv: chosen.pv.clone(),
+        lines,
+        ..info.clone()
+    }
+}
+
 /// The end of one `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchDone {

@@ -35,6 +35,11 @@ impl State {
         self.busy && (self.infinite || self.pondering)
     }
 
+    /// A job is running that `stop` has ended: its final report is coming.
+    pub fn ending(&self) -> bool {
+        self.busy && self.stopped
+    }
+
     /// `stop`: ends the running job, and its ponder search if any.
     pub fn stop(&mut self) {
         self.stopped = true;
@@ -71,6 +76,25 @@ impl Shared {
     /// every waiter.
     pub fn update<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
         let mut state = self.lock();
+        let result = f(&mut state);
+        self.stop.store(state.stopped, Ordering::SeqCst);
+        self.ponder_stop.store(state.ponder_ended, Ordering::SeqCst);
+        drop(state);
+        self.changed.notify_all();
+        result
+    }
+
+    /// Sleeps until `ready` holds, then changes the state as
+    /// [`Shared::update`] does, under the same lock: nothing can come between.
+    pub fn update_when<R>(
+        &self,
+        mut ready: impl FnMut(&State) -> bool,
+        f: impl FnOnce(&mut State) -> R,
+    ) -> R {
+        let mut state = self.lock();
+        while !ready(&state) {
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
         let result = f(&mut state);
         self.stop.store(state.stopped, Ordering::SeqCst);
         self.ponder_stop.store(state.ponder_ended, Ordering::SeqCst);

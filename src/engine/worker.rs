@@ -11,7 +11,7 @@ use crossbeam_channel::Receiver;
 
 use super::level::Level;
 use super::limits::{GoLimits, GoRequest, forced_limits};
-use super::report::{BestMove, BookNote, Report, Reporter, SearchDone, search_info};
+use super::report::{BestMove, BookNote, Report, Reporter, SearchDone, played_line, search_info};
 use super::state::Shared;
 use crate::book::Books;
 use crate::eval::{Evaluator, Evaluators};
@@ -74,7 +74,7 @@ impl Worker {
                     (self.report)(Report::PerftDone { total, stopped });
                 }
                 Job::Replace(table) => self.tt = table,
-                Job::Clear => self.tt.clear(),
+                Job::Clear => self.tt.forget(),
                 Job::Books(books) => self.books = books,
             }
             self.shared.update(|s| s.pending -= 1);
@@ -252,16 +252,26 @@ impl Worker {
             stop,
             &mut |it| report(Report::Info(search_info(it))),
         );
-        let chosen = level.and_then(|level| {
+        // A level plays one of its near-best lines: which one.
+        let pick = level.and_then(|level| {
             let lines = &result.last.as_ref()?.lines;
             let best = lines.first()?.score;
             let near = lines
                 .iter()
                 .take_while(|line| line.score >= best - level.margin())
                 .count();
-            let pick = self.rng.below(near as u64) as usize;
-            lines[pick].pv.first().copied()
+            Some(self.rng.below(near as u64) as usize)
         });
+        let chosen = pick.and_then(|pick| {
+            let lines = &result.last.as_ref()?.lines;
+            lines.get(pick)?.pv.first().copied()
+        });
+        let mut info = result.last.as_ref().map(search_info);
+        if let (Some(pick), Some(last)) = (pick, info.as_mut()) {
+            // The last report describes the move played, not the best line.
+            *last = played_line(last, pick, request.limits.multipv);
+            report(Report::Info(last.clone()));
+        }
         let best = match (forced, chosen.or(result.best_move)) {
             (Some(forced), _) => forced,
             (None, Some(mv)) if Some(mv) == G::pass_move() => BestMove::Pass,
@@ -270,7 +280,7 @@ impl Worker {
         };
         SearchDone {
             best,
-            info: result.last.as_ref().map(search_info),
+            info,
             nodes: result.nodes,
             elapsed: result.elapsed,
         }

@@ -23,6 +23,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -87,7 +88,13 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// Where protocol lines go: whole lines, flushed one at a time, safe to share
 /// between the protocol thread and the search thread.
 #[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+pub struct Output(Arc<OutputInner>);
+
+struct OutputInner {
+    writer: Mutex<Box<dyn Write + Send>>,
+    /// A write failed: nobody reads the lines any more.
+    closed: AtomicBool,
+}
 
 impl Output {
     /// Lines to the process's stdout.
@@ -97,22 +104,33 @@ impl Output {
 
     /// Lines to any writer (tests use a buffer).
     pub fn new(writer: Box<dyn Write + Send>) -> Output {
-        Output(Arc::new(Mutex::new(writer)))
+        Output(Arc::new(OutputInner {
+            writer: Mutex::new(writer),
+            closed: AtomicBool::new(false),
+        }))
     }
 
     /// Writes one line and flushes it, its control characters escaped (see
     /// [`escape`]): whatever a command echoes, the other side reads one line
-    /// of text. A closed stdout is not an error worth dying for: the reader
-    /// will see EOF and end the session.
+    /// of text. A closed stdout is not an error worth dying for: the line is
+    /// dropped and [`Output::is_closed`] says so from then on.
     pub fn line(&self, text: &str) {
         let text = escape(text);
         let mut w = self
             .0
+            .writer
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if writeln!(w, "{text}").and_then(|_| w.flush()).is_err() {
+            self.0.closed.store(true, Ordering::Relaxed);
             log::debug!("output closed; dropped line: {text}");
         }
+    }
+
+    /// Whether a line could not be written (stdout's reader is gone): a
+    /// search whose answer nobody can read is then stopped.
+    pub fn is_closed(&self) -> bool {
+        self.0.closed.load(Ordering::Relaxed)
     }
 }
 

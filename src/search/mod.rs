@@ -9,6 +9,7 @@
 pub mod alphabeta;
 pub mod deepen;
 pub mod endgame;
+mod memory;
 pub mod midgame;
 pub mod movelist;
 pub mod ordering;

@@ -220,7 +220,15 @@ pub struct TranspositionTable {
     buckets: Zeroed<Bucket>,
     /// Current search generation plus one, never 0.
     age: u8,
+    /// XORed into every key: [`TranspositionTable::forget`] draws a new
+    /// one, so that no entry stored before is ever found again (0 for a
+    /// fresh or cleared table, which then hashes as the plain keys do).
+    salt: u64,
 }
+
+/// Ages [`TranspositionTable::forget`] moves on by, so that the forgotten
+/// entries look half the age ring old and are replaced first.
+const FORGET_AGES: u8 = 64;
 
 fn clamp16(score: i32) -> i16 {
     score.clamp(NO_LOWER, NO_UPPER) as i16
@@ -247,20 +255,31 @@ impl std::error::Error for TableError {}
 
 impl TranspositionTable {
     /// A table of at most `megabytes` MB (rounded down to a power of two of
-    /// buckets, at least one bucket), in memory the system hands over zeroed
-    /// and backs only as the search touches it: a large table costs no time
-    /// and no resident memory before the first search.
+    /// buckets, at least one bucket), backed by real memory before this
+    /// returns: the size is checked against the memory the machine has
+    /// available (an overcommitting kernel would grant any mapping and fail
+    /// only when a search touches it), then every page is touched, so that
+    /// no search pays for faulting the table in (1 GB: a few tenths of a
+    /// second here, spread over the cores).
     ///
     /// # Errors
-    /// [`TableError`] when the memory cannot be had: nothing is allocated
+    /// [`TableError`] when the memory cannot be had: nothing is kept
     /// then, and the process goes on.
     pub fn try_new(megabytes: usize) -> Result<TranspositionTable, TableError> {
         let error = TableError { megabytes };
         let bytes = megabytes.max(1).checked_mul(1024 * 1024).ok_or(error)?;
         let count = (bytes / size_of::<Bucket>()).max(1);
         let count = 1usize << (usize::BITS - 1 - count.leading_zeros());
+        if !super::memory::fits(count * size_of::<Bucket>()) {
+            return Err(error);
+        }
         let buckets = Zeroed::new(count).ok_or(error)?;
-        Ok(TranspositionTable { buckets, age: 1 })
+        touch(&buckets);
+        Ok(TranspositionTable {
+            buckets,
+            age: 1,
+            salt: 0,
+        })
     }
 
     /// [`TranspositionTable::try_new`] for sizes that cannot fail in
@@ -278,14 +297,27 @@ impl TranspositionTable {
         self.buckets.len() * size_of::<Bucket>()
     }
 
-    /// Forgets everything (a new game). Cleared in place: a table in use is
-    /// resident already, and writing zeros costs less than faulting a fresh
-    /// one in again during the game's first searches.
+    /// Forgets everything and is as new: every slot written to zero, so
+    /// that what follows is exactly what a fresh table would do (tools and
+    /// benchmarks that must be reproducible; a gigabyte takes a tenth of a
+    /// second or more). A game's engine uses [`TranspositionTable::forget`].
     pub fn clear(&mut self) {
         for slot in self.buckets.iter_mut().flat_map(|b| b.0.iter_mut()) {
             *slot = Slot::default();
         }
         self.age = 1;
+        self.salt = 0;
+    }
+
+    /// Forgets everything at once, whatever the size (a new game, whose
+    /// first move must not wait for a table to be cleared): a new salt, so
+    /// that no stored entry matches a key again (as likely as any other
+    /// hash collision), and the age moved on by half its ring, so that the
+    /// forgotten entries are the first replaced.
+    pub fn forget(&mut self) {
+        self.salt = mix(self.salt ^ 0x9E37_79B9_7F4A_7C15) | 1;
+        let age = (u32::from(self.age) - 1 + u32::from(FORGET_AGES)) % 0x7F + 1;
+        self.age = age as u8;
     }
 
     /// Marks the start of a new search, so that older entries are replaced first.
@@ -293,6 +325,13 @@ impl TranspositionTable {
         self.age = if self.age >= 0x7F { 1 } else { self.age + 1 };
     }
 
+    /// The key as this table files it (see [`TranspositionTable::salt`]).
+    #[inline]
+    fn salted(&self, key: u64) -> u64 {
+        key ^ self.salt
+    }
+
+    /// The bucket of a salted key.
     #[inline]
     fn bucket(&self, key: u64) -> usize {
         ((key >> 32) as usize ^ key as usize) & (self.buckets.len() - 1)
@@ -308,7 +347,7 @@ impl TranspositionTable {
     /// move lists).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        let bucket: *const Bucket = &self.buckets[self.bucket(key)];
+        let bucket: *const Bucket = &self.buckets[self.bucket(self.salted(key))];
         #[cfg(target_arch = "x86_64")]
         // SAFETY: prefetching only hints the cache; the address is that of a
         // live bucket and is never dereferenced by the instruction.
@@ -323,6 +362,7 @@ impl TranspositionTable {
     /// The stored knowledge for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
+        let key = self.salted(key);
         let bucket = &self.buckets[self.bucket(key)];
         bucket
             .0
@@ -352,6 +392,7 @@ impl TranspositionTable {
     /// and writes one slot, so a racing store may be lost, never mixed in.
     #[inline]
     pub fn store(&self, key: u64, depth: u8, level: u8, lower: i32, upper: i32, mv: u8) {
+        let key = self.salted(key);
         let age = self.age;
         let bucket = &self.buckets[self.bucket(key)];
         let entries: [Entry; BUCKET] = std::array::from_fn(|i| bucket.0[i].load());
@@ -414,6 +455,52 @@ impl TranspositionTable {
             .sum();
         (used * 1000 / (sample * BUCKET)) as u32
     }
+}
+
+/// A 64-bit finaliser (splitmix64's): the salts [`TranspositionTable::forget`]
+/// draws one after another.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// Smallest page the table's memory may come in: one write in each makes
+/// the system back it.
+const PAGE: usize = 4096;
+
+/// Writes one zero into every page of `buckets` (zero already: nothing
+/// changes but that the memory is then really there), on several threads
+/// for a large table.
+fn touch(buckets: &[Bucket]) {
+    const PER_PAGE: usize = PAGE / size_of::<Bucket>();
+    const PER_THREAD: usize = 256 << 20;
+    let bytes = size_of_val(buckets);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(bytes / PER_THREAD)
+        .max(1);
+    let part = buckets.len().div_ceil(threads);
+    let touch_part = |part: &[Bucket]| {
+        for bucket in part.iter().step_by(PER_PAGE.max(1)) {
+            bucket.0[0].data.store(0, Relaxed);
+        }
+    };
+    if threads == 1 {
+        touch_part(buckets);
+        return;
+    }
+    std::thread::scope(|scope| {
+        for chunk in buckets.chunks(part) {
+            // A thread the system refuses: that part is touched here.
+            if std::thread::Builder::new()
+                .spawn_scoped(scope, || touch_part(chunk))
+                .is_err()
+            {
+                touch_part(chunk);
+            }
+        }
+    });
 }
 
 #[cfg(test)]
@@ -552,6 +639,59 @@ mod tests {
             tt.store(k, 31, DEPTH_LIMITED, v, v, mv(k));
             assert_eq!(tt.probe(k).map(|h| (h.lower, h.mv)), Some((v, mv(k))));
         }
+    }
+
+    /// `forget` is a new game in no time: nothing stored before is found
+    /// again, the table takes new entries at once (the forgotten ones are
+    /// replaced first, however deep), and `clear` after it is as new.
+    #[test]
+    fn forget_loses_every_entry_at_once() {
+        let mut tt = TranspositionTable::new(1);
+        let slots = (tt.bytes() / size_of::<Slot>()) as u64;
+        let key = |i: u64| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5555;
+        for i in 0..slots {
+            tt.store(key(i), 60, EXACT, 1, 1, 3);
+        }
+        let before = (0..slots).filter(|&i| tt.probe(key(i)).is_some()).count();
+        assert!(before as u64 > slots / 2, "{before}");
+        for round in 0..3 {
+            tt.forget();
+            assert_eq!(tt.hashfull(), 0, "round {round}");
+            assert!(
+                (0..slots).all(|i| tt.probe(key(i)).is_none()),
+                "round {round}"
+            );
+            // A shallow new entry displaces a deep forgotten one.
+            for i in 0..slots / 8 {
+                tt.store(key(i), 1, DEPTH_LIMITED, 7, 7, 4);
+            }
+            let found = (0..slots / 8)
+                .filter(|&i| tt.probe(key(i)).is_some())
+                .count();
+            assert!(found as u64 > slots / 10, "round {round}: {found}");
+            assert!((1..=0x7F).contains(&tt.age), "{}", tt.age);
+        }
+        tt.clear();
+        assert_eq!(tt.salt, 0);
+        assert!((0..slots).all(|i| tt.probe(key(i)).is_none()));
+    }
+
+    /// The table's memory is there once it is made: all of it resident.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_new_table_is_resident() {
+        let resident_mb = || {
+            let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
+            let pages: usize = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
+            (pages * 4096) >> 20
+        };
+        let before = resident_mb();
+        let tt = TranspositionTable::new(512);
+        let after = resident_mb();
+        // Other tests of this process free memory meanwhile: a bound well
+        // under the table's 512 MB.
+        assert!(after + 64 > before + 512, "{before} MB -> {after} MB");
+        drop(tt);
     }
 
     #[test]

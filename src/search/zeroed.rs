@@ -2,13 +2,14 @@
 //! is touched -- the transposition table's memory.
 //!
 //! Allocators zero memory aligned beyond 16 bytes by writing it (Rust's
-//! `alloc_zeroed` on Unix falls back to `memset` for such alignments), which
-//! for the table (64-byte buckets, tens of megabytes to gigabytes) costs
-//! a tenth of a second and the whole table in resident memory before the
-//! engine answers its first line. On Unix the slice is an anonymous mapping
-//! instead: the kernel hands over zero pages as they are first touched, and
-//! on Linux advises 2 MB pages for it. Elsewhere (and as the tested twin of
-//! the mapping) it is an ordinary zeroed allocation.
+//! `alloc_zeroed` on Unix falls back to `memset` for such alignments): for
+//! the table (64-byte buckets, tens of megabytes to gigabytes) a pass of
+//! writes on one thread. On Unix the slice is an anonymous mapping instead:
+//! the kernel hands over zero pages as they are first touched (the table
+//! touches them all as it is made, on several threads, so that no search
+//! pays for it: `tt.rs`), and on Linux advises 2 MB pages for it. Elsewhere
+//! (and as the tested twin of the mapping) it is an ordinary zeroed
+//! allocation.
 
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;

@@ -52,11 +52,26 @@ impl Orca {
         Orca::spawn(args, true, Some(filter))
     }
 
+    /// Starts `orca` with these arguments from a shell that first runs
+    /// `setup` (`ulimit -v 4000000`: the engine under a memory limit).
+    pub fn start_after(setup: &str, args: &[&str]) -> Orca {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("{setup}; exec \"$0\" \"$@\""))
+            .arg(env!("CARGO_BIN_EXE_orca"));
+        Orca::spawn_command(command, args, false)
+    }
+
     fn spawn(args: &[&str], keep_stderr: bool, log_filter: Option<&str>) -> Orca {
         let mut command = Command::new(env!("CARGO_BIN_EXE_orca"));
         if let Some(filter) = log_filter {
             command.env("RUST_LOG", filter);
         }
+        Orca::spawn_command(command, args, keep_stderr)
+    }
+
+    fn spawn_command(mut command: Command, args: &[&str], keep_stderr: bool) -> Orca {
         let mut child = command
             .args(args)
             .stdin(Stdio::piped())

@@ -265,13 +265,18 @@ fn color_of(text: &str) -> Option<Color> {
     }
 }
 
-/// A non-negative number of seconds (GTP sends integers; decimals are accepted).
+/// Most seconds a clock reads (about 31 years): a larger number is read as
+/// this, so that every finite number is one clock reading or another.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// A non-negative number of seconds (GTP sends integers; decimals are
+/// accepted), finite, at most [`MAX_SECONDS`] (more is read as that).
 fn seconds(text: &str) -> Option<Duration> {
     let value: f64 = text.parse().ok()?;
-    if value < 0.0 {
+    if !value.is_finite() || value < 0.0 {
         return None;
     }
-    Duration::try_from_secs_f64(value).ok()
+    Duration::try_from_secs_f64(value.min(MAX_SECONDS)).ok()
 }
 
 #[cfg(test)]
@@ -353,6 +358,9 @@ mod tests {
             "time_settings -1 0 0",
             "time_left black ten 0",
             "time_left black 10 -1",
+            "time_left black inf 0",
+            "time_left black nan 0",
+            "time_left black 1e400 0",
             "known_command",
             "variant a b",
         ] {
@@ -367,6 +375,22 @@ mod tests {
             err("variant chess"),
             CommandError::UnknownVariant("chess".into())
         );
+    }
+
+    /// Every finite non-negative number of seconds is a clock reading:
+    /// beyond 10^9 s it reads as 10^9 s (where `1.9e19` once overflowed).
+    #[test]
+    fn seconds_have_one_range() {
+        let left = |line: &str| match ok(line).1 {
+            Command::TimeLeft { left, .. } => left,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(left("time_left b 2.5 0"), Duration::from_millis(2500));
+        assert_eq!(left("time_left b 2e1 0"), Duration::from_secs(20));
+        let most = Duration::from_secs(1_000_000_000);
+        for big in ["1e9", "1e19", "1.9e19", "1e300"] {
+            assert_eq!(left(&format!("time_left w {big} 0")), most, "{big}");
+        }
     }
 
     #[test]

@@ -63,8 +63,9 @@ pub enum Command {
         moves: Vec<String>,
     },
     /// `go [limits] [searchmoves <move>...]`: the limits, and the root
-    /// moves to choose from as given (empty: all).
-    Go(GoLimits, Vec<String>),
+    /// moves to choose from as given: `None` without `searchmoves`, `Some`
+    /// (perhaps empty) with it.
+    Go(GoLimits, Option<Vec<String>>),
     /// `stop`.
     Stop,
     /// `ponderhit`: the opponent played the move pondered on.
@@ -364,12 +365,12 @@ fn limit(input: &str) -> Parsed<'_, Limit> {
 
 /// `go [limits]`: any number of limits, a later one overriding an earlier
 /// (`searchmoves` lists add up).
-fn go(input: &str) -> Parsed<'_, (GoLimits, Vec<String>)> {
-    let set = |(mut limits, mut moves): (GoLimits, Vec<String>), limit| {
+fn go(input: &str) -> Parsed<'_, (GoLimits, Option<Vec<String>>)> {
+    let set = |(mut limits, mut moves): (GoLimits, Option<Vec<String>>), limit| {
         match limit {
             Limit::Infinite => limits.infinite = true,
             Limit::Ponder => limits.ponder = true,
-            Limit::SearchMoves(more) => moves.extend(more),
+            Limit::SearchMoves(more) => moves.get_or_insert_default().extend(more),
             Limit::P1Time(t) => limits.p1time = Some(t),
             Limit::P2Time(t) => limits.p2time = Some(t),
             Limit::P1Inc(t) => limits.p1inc = Some(t),
@@ -639,7 +640,7 @@ mod tests {
             (l.movetime, l.depth, l.nodes, l.infinite),
             (ms(50), Some(7), Some(1000), true)
         );
-        assert_eq!(ok("go"), Command::Go(GoLimits::default(), Vec::new()));
+        assert_eq!(ok("go"), Command::Go(GoLimits::default(), None));
     }
 
     /// `ponder` is a flag; `searchmoves` takes every word up to the next
@@ -654,15 +655,16 @@ mod tests {
             (l.p2time, l.depth),
             (Some(Duration::from_millis(100)), Some(3))
         );
-        assert_eq!(moves, ["f5", "D6", "zz"]);
+        assert_eq!(moves.unwrap(), ["f5", "D6", "zz"]);
         let Command::Go(l, moves) = ok("go searchmoves") else {
             panic!()
         };
-        assert!(moves.is_empty() && !l.ponder);
+        assert_eq!(moves, Some(Vec::new()), "an empty list is still a list");
+        assert!(!l.ponder);
         let Command::Go(_, moves) = ok("go searchmoves c4 infinite searchmoves e3") else {
             panic!()
         };
-        assert_eq!(moves, ["c4", "e3"]);
+        assert_eq!(moves.unwrap(), ["c4", "e3"]);
         assert_eq!(ok("ponderhit"), Command::PonderHit);
     }
 

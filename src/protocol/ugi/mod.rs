@@ -9,13 +9,13 @@
 pub mod command;
 
 use std::io::BufRead;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::book::{Books, MAX_RANDOMNESS};
 use crate::engine::{
     BestMove, DEFAULT_HASH_MB, Engine, GoLimits, GoRequest, Level, MAX_HASH_MB, MAX_LEVEL,
-    MAX_THREADS, MIN_HASH_MB, Report, ResizeError, SearchDone, SearchInfo, StartError,
+    MAX_THREADS, MIN_HASH_MB, Report, ResizeError, SearchDone, SearchInfo, StartError, Stopper,
 };
 use crate::eval::Evaluators;
 use crate::game::position::Outcome;
@@ -157,6 +157,8 @@ impl UgiSession {
     /// [`StartError`] when the engine cannot start.
     pub fn new(out: Output, evaluators: Arc<Evaluators>) -> Result<UgiSession, StartError> {
         let sink = out.clone();
+        let stopper = Arc::new(OnceLock::<Stopper>::new());
+        let on_closed = Arc::clone(&stopper);
         let engine = Engine::try_start(
             DEFAULT_HASH_MB,
             evaluators,
@@ -164,8 +166,16 @@ impl UgiSession {
                 for line in report_lines(&report) {
                     sink.line(&line);
                 }
+                // Nobody reads stdout any more: no answer can reach anyone,
+                // so an `infinite` or ponder search is not left running.
+                if sink.is_closed()
+                    && let Some(stopper) = on_closed.get()
+                {
+                    stopper.stop();
+                }
             }),
         )?;
+        let _ = stopper.set(engine.stopper());
         Ok(UgiSession {
             engine,
             out,
@@ -230,13 +240,16 @@ impl UgiSession {
             },
             Command::Position { start, moves } => self.set_position(&start, &moves),
             Command::Go(limits, moves) => {
+                // A `go` right after `stop` (a ponder miss) is served once the
+                // stopped search's `bestmove` is out.
+                self.engine.settle();
                 if self.engine.is_busy() {
                     self.error(
                         "go: a search is running (send stop first); the running search continues",
                     );
                     return Flow::Continue;
                 }
-                let searchmoves = self.searchmoves(&moves);
+                let searchmoves = moves.as_deref().and_then(|m| self.searchmoves(m));
                 let request = GoRequest {
                     position: self.position,
                     limits: GoLimits {
@@ -245,8 +258,8 @@ impl UgiSession {
                         multipv: self.multipv,
                         searchmoves,
                         level: self.level,
-                        // Analysis, even when every word was left out.
-                        book: self.own_book && moves.is_empty(),
+                        // Analysis, even when no move (or none legal) follows.
+                        book: self.own_book && moves.is_none(),
                         book_randomness: self.book_randomness,
                         ..limits
                     },
@@ -339,6 +352,8 @@ impl UgiSession {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
+        // Right after `stop`, the option waits for that search's `bestmove`.
+        self.engine.settle();
         if self.engine.is_busy() {
             self.error(format!(
                 "setoption: cannot change '{name}' during a search; ignored"
