@@ -4,24 +4,16 @@
 //! search and the solver know nothing of it.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
 
 use super::endgame::{BusyTable, Discs, Solver};
 use super::midgame::root::{RootMove, insert_line};
 use super::midgame::{Midgame, Node, Scratch};
+use super::time::solve_estimate;
 use super::tt::TranspositionTable;
 use super::{CHEAP_SOLVE_EMPTIES, EXACT_JUMP, Iteration, Limits, PvLine, SearchResult};
 use crate::eval::{DISC, Evaluator};
 use crate::game::{Board, Move, Othello, Square};
 use crate::score::Score;
-
-/// About how long the solver takes on a position of `empties` empties from
-/// a game (not a composed problem), on one core: 0.15 s at 20 empties,
-/// 1.7 times more for each empty more. A timed search solves only when that
-/// fits twice in the time left; otherwise it keeps deepening selectively.
-fn solve_estimate(empties: u32) -> Duration {
-    Duration::from_secs_f64(0.15 * 1.7f64.powi(empties as i32 - 20))
-}
 
 /// The midgame search of Othello under these rules: iterative deepening from
 /// depth 1 with aspiration windows, the selectivity of the limits

@@ -80,23 +80,97 @@ pub fn for_movetime(movetime: Duration, overhead: Duration) -> Budget {
     Budget { soft: t, hard: t }
 }
 
-/// A clock search: spend a share of the remaining time based on the moves the
-/// side to move still has to play (at most half the empty squares, rounded up)
-/// and the increment; the hard limit allows a few shares but always leaves time
-/// for the moves after this one.
-pub fn for_clock(clock: Clock, empties: u32, overhead: Duration) -> Budget {
-    let mut moves_left = empties.div_ceil(2).max(1);
-    if let Some(to_go) = clock.moves_to_go {
-        moves_left = moves_left.min(to_go.max(1));
+/// About how long the solver takes on a position of `empties` empties from
+/// a game (not a composed problem), on one core: 0.15 s at 20 empties,
+/// 1.7 times more for each empty more. A timed search solves only when that
+/// fits twice in the time left; otherwise it keeps deepening selectively.
+pub fn solve_estimate(empties: u32) -> Duration {
+    Duration::from_secs_f64(0.15 * 1.7f64.powi(empties as i32 - 20))
+}
+
+/// What one of the side's moves is planned to cost, in shares of the clock:
+/// a midgame move one, a move of the turn into the endgame (the last
+/// [`TURN_EMPTIES`] empties before the solve, where the games between
+/// engines are decided) [`TURN`], and the exact solve [`SOLVE`]. The moves
+/// after the solve cost nothing: the table holds their answers.
+const MIDGAME: f64 = 1.0;
+/// See [`MIDGAME`].
+const TURN: f64 = 1.5;
+/// See [`MIDGAME`].
+const TURN_EMPTIES: u32 = 8;
+/// See [`MIDGAME`].
+const SOLVE: f64 = 3.0;
+
+/// The empties a clock search plans to solve from: at least this many...
+const FIRST_SOLVE: u32 = 12;
+/// ...and at most this many.
+const LAST_SOLVE: u32 = 34;
+
+/// The share of the time left at the solve that the solve may take: it
+/// is the last move that costs anything.
+const SOLVE_CEILING: f64 = 0.75;
+
+/// The plan of the side's moves from `empties` on, solving at `solve_at`
+/// and stopping at the next time control: this move's weight and all of
+/// them together.
+fn plan(empties: u32, solve_at: u32, moves_to_go: Option<u32>) -> (f64, f64) {
+    let mut first = None;
+    let mut total = 0.0;
+    let mut e = empties;
+    for made in 0.. {
+        if moves_to_go.is_some_and(|to_go| made >= to_go.max(1)) {
+            break;
+        }
+        let weight = if e <= solve_at {
+            SOLVE
+        } else if e <= solve_at + TURN_EMPTIES {
+            TURN
+        } else {
+            MIDGAME
+        };
+        first.get_or_insert(weight);
+        total += weight;
+        if e <= solve_at || e <= 2 {
+            break;
+        }
+        e -= 2;
     }
+    (first.unwrap_or(SOLVE), total)
+}
+
+/// The empties to solve from on this clock: the most whose solve fits, by
+/// [`solve_estimate`], in what the plan leaves for it (with the margin the
+/// search asks before it starts a solve).
+fn solve_point(usable: Duration, empties: u32, moves_to_go: Option<u32>) -> u32 {
+    (FIRST_SOLVE..=LAST_SOLVE.min(empties.max(FIRST_SOLVE)))
+        .rev()
+        .find(|&at| {
+            let (_, total) = plan(empties, at, moves_to_go);
+            let there = usable.mul_f64(SOLVE / total);
+            solve_estimate(at) * 2 <= there.mul_f64(SOLVE_CEILING)
+        })
+        .unwrap_or(FIRST_SOLVE)
+}
+
+/// A clock search: this move's part of the remaining time by the plan of
+/// the side's moves to the end (or to the next time control): midgame
+/// moves one share, the turn into the endgame more, the exact solve the
+/// most, the moves after it nothing ([`MIDGAME`]); plus three quarters of
+/// the increment. The hard limit allows three times that, never more than
+/// half the remaining time (three quarters at the solve, the last move
+/// that costs anything; all of it on the last move there is).
+pub fn for_clock(clock: Clock, empties: u32, overhead: Duration) -> Budget {
     let usable = usable(clock.remaining, overhead);
-    let share = usable / moves_left + clock.increment * 3 / 4;
-    let ceiling = if moves_left > 1 {
-        // Never stake more than half the remaining time on one move...
-        usable / 2
-    } else {
-        // ...unless this is the last move there is to make.
+    let solve_at = solve_point(usable, empties, clock.moves_to_go);
+    let (now, total) = plan(empties, solve_at, clock.moves_to_go);
+    let share = usable.mul_f64(now / total) + clock.increment * 3 / 4;
+    let last = empties <= 2 || clock.moves_to_go == Some(1);
+    let ceiling = if last {
         usable
+    } else if empties <= solve_at {
+        usable.mul_f64(SOLVE_CEILING)
+    } else {
+        usable / 2
     };
     let soft = share.min(ceiling);
     let hard = (share * 3).min(ceiling).max(soft);
@@ -128,23 +202,94 @@ mod tests {
         assert_eq!(for_movetime(ms(0), ms(10)).hard, ms(0));
     }
 
-    #[test]
-    fn clock_share_by_moves_left() {
-        let clock = Clock {
-            remaining: ms(60_010),
+    fn clock(remaining: u64) -> Clock {
+        Clock {
+            remaining: ms(remaining),
             increment: ms(0),
             moves_to_go: None,
-        };
-        // 60 empties: 30 moves to play, 2 s each, hard limit 6 s.
-        let b = for_clock(clock, 60, ms(10));
-        assert_eq!(b.soft, ms(2_000));
-        assert_eq!(b.hard, ms(6_000));
-        // Fewer empties, bigger share; never more than half the clock.
-        let b = for_clock(clock, 4, ms(10));
-        assert_eq!(b.soft, ms(30_000));
-        assert_eq!(b.hard, ms(30_000));
-        // The last move may use everything but the overhead.
-        let b = for_clock(clock, 1, ms(10));
+        }
+    }
+
+    /// The plan weighs the side's moves: the turn into the endgame more than
+    /// the midgame, the solve most, nothing after it.
+    #[test]
+    fn the_plan_weighs_the_turn_and_the_solve() {
+        // From 40 empties, solving at 20: moves at 40..30 (6) midgame, 28..22
+        // (4) the turn, 20 the solve.
+        assert_eq!(
+            plan(40, 20, None),
+            (MIDGAME, 6.0 * MIDGAME + 4.0 * TURN + SOLVE)
+        );
+        assert_eq!(plan(24, 20, None), (TURN, 2.0 * TURN + SOLVE));
+        assert_eq!(plan(20, 20, None), (SOLVE, SOLVE));
+        // The next time control ends the plan.
+        assert_eq!(plan(40, 20, Some(2)), (MIDGAME, 2.0 * MIDGAME));
+        assert_eq!(plan(40, 20, Some(0)), (MIDGAME, MIDGAME));
+    }
+
+    /// A longer clock solves from more empties; every clock from some.
+    #[test]
+    fn the_solve_point_grows_with_the_clock() {
+        let at = |secs: u64| solve_point(Duration::from_secs(secs), 50, None);
+        let points = [at(0), at(1), at(4), at(60), at(3_600)];
+        assert!(points.windows(2).all(|w| w[0] <= w[1]), "{points:?}");
+        assert_eq!(points[0], FIRST_SOLVE);
+        assert!((18..=22).contains(&at(4)), "{points:?}");
+        assert!(at(60) >= 24, "{points:?}");
+        assert_eq!(points[4], LAST_SOLVE);
+        // Never beyond the empties there are.
+        assert!(solve_point(Duration::from_secs(60), 16, None) <= 16);
+    }
+
+    /// A whole game on a clock, each move taking its soft limit and the
+    /// solve its estimate, the moves after it nothing: most of the clock is
+    /// used, never more than all of it, and the moves at the turn get more
+    /// than the first ones.
+    #[test]
+    fn a_game_uses_its_clock() {
+        for (total, least) in [(1_000, 0.75), (4_000, 0.75), (60_000, 0.75)] {
+            let mut left = ms(total);
+            let mut shares = Vec::new();
+            let mut empties = 50;
+            while empties > 0 {
+                let clock = Clock {
+                    remaining: left,
+                    ..clock(0)
+                };
+                let b = for_clock(clock, empties, ms(10));
+                let solve = solve_estimate(empties);
+                let cost = if empties <= CHEAP_EMPTIES || solve * 2 <= b.hard {
+                    solve.min(b.hard)
+                } else {
+                    b.soft
+                };
+                assert!(cost <= left, "{total}: {empties} {b:?} {left:?}");
+                shares.push((empties, cost));
+                left -= cost;
+                if cost == solve.min(b.hard) {
+                    break;
+                }
+                empties -= 2;
+            }
+            let used = 1.0 - left.as_secs_f64() / ms(total).as_secs_f64();
+            assert!(used >= least, "{total} ms: used {used:.2}: {shares:?}");
+            let before_solve = &shares[..shares.len() - 1];
+            let most = before_solve.iter().map(|s| s.1).max().unwrap();
+            assert!(most > shares[0].1.mul_f64(1.3), "{total}: {shares:?}");
+        }
+    }
+
+    /// Solving from so few empties takes no time worth planning.
+    const CHEAP_EMPTIES: u32 = 8;
+
+    #[test]
+    fn the_last_move_and_the_solve_may_use_more() {
+        let b = for_clock(clock(60_010), 60, ms(10));
+        assert!(b.hard <= ms(30_000) && b.soft < b.hard, "{b:?}");
+        // At the solve, three quarters of the clock; on the last move all.
+        let b = for_clock(clock(60_010), 12, ms(10));
+        assert_eq!(b.hard, ms(45_000));
+        let b = for_clock(clock(60_010), 1, ms(10));
         assert_eq!(b.hard, ms(60_000));
     }
 
@@ -182,7 +327,7 @@ mod tests {
             increment: ms(400),
             ..base
         };
-        assert_eq!(for_clock(base, 40, ms(10)).soft, ms(1_000));
-        assert_eq!(for_clock(with_inc, 40, ms(10)).soft, ms(1_300));
+        let (plain, more) = (for_clock(base, 40, ms(10)), for_clock(with_inc, 40, ms(10)));
+        assert_eq!(more.soft, plain.soft + ms(300));
     }
 }
