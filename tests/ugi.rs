@@ -120,9 +120,7 @@ fn last_info(engine: &mut Orca, go: &str) -> (String, u64) {
         .find(|l| l.starts_with("info depth"))
         .unwrap()
         .clone();
-    let tokens: Vec<&str> = last.split_whitespace().collect();
-    let i = tokens.iter().position(|&t| t == "nodes").unwrap();
-    let nodes = tokens[i + 1].parse().unwrap();
+    let nodes = word_after(&last, "nodes").parse().unwrap();
     (last, nodes)
 }
 
@@ -1282,19 +1280,27 @@ fn a_ponder_miss_gets_its_real_bestmove() {
     assert!(lines.last().unwrap().ends_with("total 16"), "{lines:?}");
 }
 
-/// The depth and `time` of the last `info depth` line of `lines`.
-fn last_depth(lines: &[String]) -> (u32, u64) {
+/// The word after `key` in an `info` line (`depth`, `disc`, `pv`...).
+#[track_caller]
+fn word_after<'a>(line: &'a str, key: &str) -> &'a str {
+    let mut words = line.split_whitespace();
+    words
+        .by_ref()
+        .find(|w| *w == key)
+        .unwrap_or_else(|| panic!("no {key:?} in {line:?}"));
+    words
+        .next()
+        .unwrap_or_else(|| panic!("nothing after {key:?} in {line:?}"))
+}
+
+/// The depth of the last `info depth` line of `lines`.
+fn last_depth(lines: &[String]) -> u32 {
     let last = lines
         .iter()
         .rev()
         .find(|l| l.starts_with("info depth"))
         .unwrap_or_else(|| panic!("no info: {lines:?}"));
-    let field = |name: &str| {
-        let words: Vec<&str> = last.split_whitespace().collect();
-        let at = words.iter().position(|w| *w == name).unwrap();
-        words[at + 1].parse::<u64>().unwrap()
-    };
-    (field("depth") as u32, field("time"))
+    word_after(last, "depth").parse().unwrap()
 }
 
 /// A new game costs its first move nothing, whatever the table's size:
@@ -1316,7 +1322,7 @@ fn a_new_game_costs_its_first_move_nothing() {
         e.send("go movetime 50");
         let lines = e.until("bestmove");
         let took = sent.elapsed();
-        let (depth, _) = last_depth(&lines);
+        let depth = last_depth(&lines);
         assert!(depth >= 4, "depth {depth} after {took:?}: {lines:?}");
         assert!(took < Duration::from_millis(50 + 5000), "{took:?}");
     }
@@ -1338,31 +1344,21 @@ fn the_last_info_is_the_move_played_at_every_level() {
                 e.send(&format!("position startpos moves {moves}"));
                 e.send("go depth 6");
                 let lines = e.until("bestmove");
-                let best = lines
-                    .last()
-                    .unwrap()
-                    .split_whitespace()
-                    .nth(1)
-                    .unwrap()
-                    .to_string();
+                let best = word_after(lines.last().unwrap(), "bestmove").to_string();
                 let last = lines[..lines.len() - 1]
                     .iter()
                     .rev()
                     .find(|l| l.starts_with("info depth") || l.starts_with("info multipv"))
                     .unwrap_or_else(|| panic!("level {level}: {lines:?}"));
-                let words: Vec<&str> = last.split_whitespace().collect();
-                let pv = words.iter().position(|w| *w == "pv").unwrap();
-                assert_eq!(words[pv + 1], best, "level {level}: {lines:?}");
+                assert_eq!(word_after(last, "pv"), best, "level {level}: {lines:?}");
                 if level == 20 {
                     continue;
                 }
                 assert!(last.starts_with("info depth"), "level {level}: {lines:?}");
                 let score = |line: &str| {
-                    let w: Vec<&str> = line.split_whitespace().collect();
-                    let at = w.iter().position(|x| *x == "disc").unwrap();
                     (
-                        w[at + 1].to_string(),
-                        w[w.iter().position(|x| *x == "depth").unwrap() + 1].to_string(),
+                        word_after(line, "disc").to_string(),
+                        word_after(line, "depth").to_string(),
                     )
                 };
                 let own = lines
@@ -1385,7 +1381,7 @@ fn go_searchmoves_with_no_move_is_searched() {
     e.send("go searchmoves depth 3");
     let lines = e.until("bestmove");
     assert!(lines.iter().all(|l| !l.contains("book")), "{lines:?}");
-    assert_eq!(last_depth(&lines).0, 3, "{lines:?}");
+    assert_eq!(last_depth(&lines), 3, "{lines:?}");
     e.send("go depth 3");
     let lines = e.until("bestmove");
     assert!(
@@ -1483,5 +1479,5 @@ fn a_hash_beyond_the_memory_limit_is_refused_when_set() {
     e.send("setoption name OwnBook value false");
     e.send("position startpos");
     e.send("go depth 6");
-    assert_eq!(last_depth(&e.until("bestmove")).0, 6);
+    assert_eq!(last_depth(&e.until("bestmove")), 6);
 }

@@ -75,13 +75,7 @@ impl Shared {
     /// Changes the state, keeps the stop flags in step with it, and wakes
     /// every waiter.
     pub fn update<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
-        let mut state = self.lock();
-        let result = f(&mut state);
-        self.stop.store(state.stopped, Ordering::SeqCst);
-        self.ponder_stop.store(state.ponder_ended, Ordering::SeqCst);
-        drop(state);
-        self.changed.notify_all();
-        result
+        self.update_when(|_| true, f)
     }
 
     /// Sleeps until `ready` holds, then changes the state as

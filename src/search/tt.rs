@@ -482,7 +482,7 @@ fn touch(buckets: &[Bucket]) {
         .max(1);
     let part = buckets.len().div_ceil(threads);
     let touch_part = |part: &[Bucket]| {
-        for bucket in part.iter().step_by(PER_PAGE.max(1)) {
+        for bucket in part.iter().step_by(PER_PAGE) {
             bucket.0[0].data.store(0, Relaxed);
         }
     };
@@ -680,11 +680,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_new_table_is_resident() {
-        let resident_mb = || {
-            let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
-            let pages: usize = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
-            (pages * 4096) >> 20
-        };
+        use super::super::zeroed::resident_mb;
         let before = resident_mb();
         let tt = TranspositionTable::new(512);
         let after = resident_mb();

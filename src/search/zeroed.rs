@@ -154,6 +154,14 @@ fn advise_huge_pages(start: *mut libc::c_void, len: usize) {
 #[cfg(all(unix, not(target_os = "linux")))]
 fn advise_huge_pages(_start: *mut libc::c_void, _len: usize) {}
 
+/// The process's resident memory in MB, for the tests of what is backed.
+#[cfg(all(test, target_os = "linux"))]
+pub(super) fn resident_mb() -> usize {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
+    let pages: usize = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (pages * 4096) >> 20
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,11 +195,6 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn an_untouched_mapping_is_not_resident() {
-        let resident_mb = || {
-            let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
-            let pages: usize = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
-            (pages * 4096) >> 20
-        };
         let before = resident_mb();
         let z = Zeroed::<[u64; 8]>::new(1 << 24).unwrap(); // 1 GiB
         assert!(z.mapped);
